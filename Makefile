@@ -1,0 +1,60 @@
+# icnsim: C11, make, libc/libm only.
+#   make          build ./icnsim
+#   make run      run the embedded default experiment
+#   make test     build and run every test (also: make test SAN=1 for ASan+UBSan)
+#   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?=
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+BASE    := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -MMD -MP
+LDLIBS  := -lm
+
+ifeq ($(SAN),1)
+BUILD   := build-san
+BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+else
+BUILD   := build
+endif
+
+SRC      := $(shell find src -name '*.c' | sort)
+LIBSRC   := $(filter-out src/cli/main.c,$(SRC))
+TESTSRC  := $(sort $(wildcard tests/*.c))
+LIBOBJ   := $(LIBSRC:%.c=$(BUILD)/%.o)
+MAINOBJ  := $(BUILD)/src/cli/main.o
+TESTOBJ  := $(TESTSRC:%.c=$(BUILD)/%.o)
+BIN      := $(BUILD)/icnsim
+
+.PHONY: all run test bench docs clean
+all: icnsim
+
+icnsim: $(BIN)
+	@if [ "$(BUILD)" = build ]; then cp $(BIN) icnsim; fi
+
+$(BIN): $(LIBOBJ) $(MAINOBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/test_runner: $(LIBOBJ) $(TESTOBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) -c -o $@ $<
+
+run: icnsim
+	./icnsim sweep -s traffic.scenario=none,hs10-1 -j 2 -o results/make-run
+
+test: $(BIN) $(BUILD)/test_runner
+	ICNSIM=$(BIN) $(BUILD)/test_runner
+
+bench: icnsim
+	bash bench/run.sh
+
+docs: icnsim
+	./icnsim keys --markdown > docs/CONFIG.md
+
+clean:
+	rm -rf build build-san icnsim
+
+-include $(LIBOBJ:.o=.d) $(MAINOBJ:.o=.d) $(TESTOBJ:.o=.d)

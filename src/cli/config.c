@@ -1,0 +1,299 @@
+#include "config.h"
+#include "../core/units.h"
+#include "../core/util.h"
+#include <ctype.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const keydef_t icn_keys[K__COUNT] = {
+#define X(id, name, type, def, mn, mx, doc) [K_##id] = { name, type, def, mn, mx, doc },
+    ICN_KEYS(X)
+#undef X
+};
+
+int key_lookup(const char *name)
+{
+    for (int k = 0; k < K__COUNT; k++)
+        if (!strcmp(icn_keys[k].name, name)) return k;
+    return -1;
+}
+
+static void origin_prefix(const cfgval_t *v, char *buf, size_t n)
+{
+    if (!v->file) snprintf(buf, n, "default");
+    else if (v->line > 0) snprintf(buf, n, "%s:%d", v->file, v->line);
+    else snprintf(buf, n, "%s", v->file);
+}
+
+void cfg_fail(const cfg_t *c, key_id k, const char *fmt, ...)
+{
+    char where[512];
+    origin_prefix(&c->val[k], where, sizeof where);
+    fprintf(stderr, "icnsim: %s: key '%s' = '%s': ", where, icn_keys[k].name, c->val[k].text);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(EXIT_CONFIG);
+}
+
+static _Noreturn void fail_at(const char *file, int line, const char *fmt, ...)
+{
+    if (line > 0) fprintf(stderr, "icnsim: %s:%d: ", file, line);
+    else fprintf(stderr, "icnsim: %s: ", file);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(EXIT_CONFIG);
+}
+
+/* Parse text into v according to the key's type and range. */
+static int parse_value(key_id k, const char *text, cfgval_t *v, char *why, size_t wn)
+{
+    const keydef_t *d = &icn_keys[k];
+    const char *w = NULL;
+    int64_t i;
+    double x;
+    uint64_t u;
+    int b;
+    switch (d->type) {
+    case KT_INT:
+        if (parse_int64(text, &i, &w)) break;
+        if (i < d->min || i > d->max) {
+            snprintf(why, wn, "must be an integer in [%.0f, %.0f]", d->min, d->max);
+            return -1;
+        }
+        v->v.i = i;
+        return 0;
+    case KT_DOUBLE:
+        if (parse_double(text, &x, &w)) break;
+        if (x < d->min || x > d->max) {
+            snprintf(why, wn, "must be in [%g, %g]", d->min, d->max);
+            return -1;
+        }
+        v->v.d = x;
+        return 0;
+    case KT_BOOL:
+        if (parse_bool(text, &b, &w)) break;
+        v->v.i = b;
+        return 0;
+    case KT_TIME:
+        if (parse_time_ps(text, &u, &w)) break;
+        if ((double)u < d->min) { snprintf(why, wn, "must be positive"); return -1; }
+        v->v.u = u;
+        return 0;
+    case KT_BYTES:
+        if (parse_bytes(text, &u, &w)) break;
+        if ((double)u < d->min || (double)u > d->max) {
+            snprintf(why, wn, "must be at least %.0f byte(s)", d->min);
+            return -1;
+        }
+        v->v.u = u;
+        return 0;
+    case KT_BW:
+        if (parse_bandwidth(text, &x, &w)) break;
+        v->v.d = x;
+        return 0;
+    case KT_NAME:
+        for (const char *p = text; *p; p++)
+            if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
+                w = "expected a name (letters, digits, '-', '_', '.')";
+                break;
+            }
+        if (w) break;
+        if (!*text) { w = "must not be empty"; break; }
+        return 0;
+    case KT_STR:
+    case KT_LIST:
+        return 0;
+    }
+    snprintf(why, wn, "%s", w ? w : "invalid value");
+    return -1;
+}
+
+void cfg_set(cfg_t *c, key_id k, const char *text, const char *file, int line)
+{
+    cfgval_t *v = &c->val[k];
+    free(v->text);
+    free(v->file);
+    v->text = xstrdup(text);
+    v->file = file ? xstrdup(file) : NULL;
+    v->line = line;
+    v->set = file != NULL;
+    char why[256];
+    if (parse_value(k, text, v, why, sizeof why)) cfg_fail(c, k, "%s", why);
+}
+
+void cfg_init(cfg_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->name = xstrdup("default");
+    for (int k = 0; k < K__COUNT; k++) cfg_set(c, (key_id)k, icn_keys[k].def, NULL, 0);
+}
+
+void cfg_free(cfg_t *c)
+{
+    for (int k = 0; k < K__COUNT; k++) { free(c->val[k].text); free(c->val[k].file); }
+    free(c->name);
+    memset(c, 0, sizeof *c);
+}
+
+void cfg_copy(cfg_t *dst, const cfg_t *src)
+{
+    *dst = *src;
+    dst->name = xstrdup(src->name);
+    for (int k = 0; k < K__COUNT; k++) {
+        dst->val[k].text = xstrdup(src->val[k].text);
+        dst->val[k].file = src->val[k].file ? xstrdup(src->val[k].file) : NULL;
+    }
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+    return s;
+}
+
+/* Parse INI text. Keys before any section are top-level; "[topology]\nk = 4"
+ * sets topology.k. "include = other.ini" (top level) loads a file relative to
+ * this one. A key given twice in one file is an error. */
+static void load_text(cfg_t *c, char *text, const char *origin, int depth)
+{
+    char section[128] = "";
+    int line = 0;
+    int first_line[K__COUNT] = { 0 };
+    if (depth > 8) fail_at(origin, 0, "includes nested too deeply (cycle?)");
+    for (char *p = text, *nl; p && *p; p = nl) {
+        nl = strchr(p, '\n');
+        if (nl) *nl++ = 0;
+        line++;
+        /* Comments: whole-line '#' or ';', and ' #' after a value. */
+        char *hash = strstr(p, " #");
+        if (hash) *hash = 0;
+        char *s = trim(p);
+        if (!*s || *s == '#' || *s == ';') continue;
+        if (*s == '[') {
+            char *e = strchr(s, ']');
+            if (!e || e[1]) fail_at(origin, line, "malformed section header '%s'", s);
+            *e = 0;
+            snprintf(section, sizeof section, "%s", trim(s + 1));
+            if (strcmp(section, "general") == 0) section[0] = 0;
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq) fail_at(origin, line, "expected 'key = value', got '%s'", s);
+        *eq = 0;
+        char *key = trim(s), *val = trim(eq + 1);
+        char full[256];
+        if (section[0]) snprintf(full, sizeof full, "%s.%s", section, key);
+        else snprintf(full, sizeof full, "%s", key);
+        if (!section[0] && !strcmp(key, "include")) {
+            char *dup = xstrdup(origin), *path;
+            const char *dir = dirname(dup);
+            size_t n = strlen(dir) + strlen(val) + 2;
+            path = xmalloc(n);
+            if (val[0] == '/') snprintf(path, n, "%s", val);
+            else snprintf(path, n, "%s/%s", dir, val);
+            FILE *f = fopen(path, "rb");
+            if (!f) fail_at(origin, line, "cannot open included file '%s'", path);
+            fclose(f);
+            char *saved = c->name;   /* includes do not rename the run */
+            c->name = NULL;
+            cfg_load_file(c, path);
+            free(c->name);
+            c->name = saved;
+            free(path);
+            free(dup);
+            (void)depth;
+            continue;
+        }
+        int k = key_lookup(full);
+        if (k < 0) fail_at(origin, line, "unknown key '%s' (see docs/CONFIG.md or `icnsim keys`)", full);
+        if (first_line[k]) fail_at(origin, line, "key '%s' given twice (first at line %d)", full, first_line[k]);
+        first_line[k] = line;
+        cfg_set(c, (key_id)k, val, origin, line);
+    }
+}
+
+void cfg_load_string(cfg_t *c, const char *text, const char *origin)
+{
+    char *dup = xstrdup(text);
+    load_text(c, dup, origin, 0);
+    free(dup);
+}
+
+void cfg_load_file(cfg_t *c, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_at(path, 0, "cannot open config file");
+    size_t cap = 4096, n = 0;
+    char *buf = xmalloc(cap);
+    for (size_t r; (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
+        n += r;
+        if (cap - n < 2) buf = xrealloc(buf, cap *= 2);
+    }
+    fclose(f);
+    buf[n] = 0;
+    if (memchr(buf, 0, n)) fail_at(path, 0, "file contains NUL bytes; not a text INI file");
+    free(c->name);
+    char *dup = xstrdup(path), *base = basename(dup), *dot = strrchr(base, '.');
+    if (dot && !strcmp(dot, ".ini")) *dot = 0;
+    c->name = xstrdup(base);
+    free(dup);
+    load_text(c, buf, path, 0);
+    free(buf);
+}
+
+void cfg_set_arg(cfg_t *c, const char *kv, const char *origin)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq) fail_at(origin, 0, "expected key=value, got '%s'", kv);
+    char key[256];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+    char *k = trim(key);
+    int id = key_lookup(k);
+    if (id < 0) fail_at(origin, 0, "unknown key '%s' (see docs/CONFIG.md or `icnsim keys`)", k);
+    char *val = xstrdup(eq + 1);
+    char where[300];
+    snprintf(where, sizeof where, "%s %s", origin, kv);
+    cfg_set(c, (key_id)id, trim(val), where, 0);
+    free(val);
+}
+
+int64_t cfg_int(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.i; }
+double cfg_double(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.d; }
+uint64_t cfg_u64(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.u; }
+const char *cfg_str(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].text; }
+int cfg_is_set(const cfg_t *c, key_id k) { return c->val[k].set; }
+
+void cfg_check_unused(const cfg_t *c)
+{
+    for (int k = 0; k < K__COUNT; k++)
+        if (c->val[k].set && !c->val[k].used)
+            cfg_fail(c, (key_id)k, "this key has no effect with the rest of the configuration "
+                                   "(see docs/CONFIG.md for when it applies)");
+}
+
+void cfg_write(const cfg_t *c, FILE *f)
+{
+    fprintf(f, "# effective configuration of run '%s' (every key, defaults included)\n", c->name);
+    const char *cur = "";
+    size_t curlen = 0;
+    for (int k = 0; k < K__COUNT; k++) {
+        const char *name = icn_keys[k].name, *dot = strchr(name, '.');
+        size_t slen = dot ? (size_t)(dot - name) : 0;
+        if (slen != curlen || strncmp(name, cur, slen)) {
+            if (slen) fprintf(f, "\n[%.*s]\n", (int)slen, name);
+            cur = name;
+            curlen = slen;
+        }
+        fprintf(f, "%s = %s\n", dot ? dot + 1 : name, c->val[k].text);
+    }
+}

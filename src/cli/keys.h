@@ -1,0 +1,52 @@
+/* Every configuration key, in one table. The table drives parsing, range
+ * checks, defaults, `icnsim keys` and docs/CONFIG.md, so a key cannot exist
+ * undocumented. Columns: id, name, type, default, min, max, description.
+ * For times and sizes the range is in picoseconds and bytes. */
+#ifndef ICN_KEYS_H
+#define ICN_KEYS_H
+
+#define ICN_KEYS(X) \
+ X(SEED, "seed", KT_INT, "1", 0, 9e15, "Random seed. Every random choice draws from a stream derived from (seed, purpose, index), so a run is reproducible bit for bit.") \
+ X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per end node as a fraction of link bandwidth (1.0 = one link's worth).") \
+ X(TIME_WARMUP, "time.warmup", KT_TIME, "50us", 0, 1e18, "Warm-up period; nothing delivered or generated before it enters the statistics.") \
+ X(TIME_MEASURE, "time.measure", KT_TIME, "200us", 1, 1e18, "Measurement period after the warm-up; the run ends at warmup + measure.") \
+ X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
+ X(TIME_DEADLOCK, "time.deadlock", KT_TIME, "500us", 1, 1e18, "Watchdog: if packets are in the network and none moves for this long, the run stops and reports a deadlock (exit status 3).") \
+ X(TOPO_TYPE, "topology.type", KT_NAME, "rlft", 0, 0, "Topology: see `icnsim --list`.") \
+ X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-tree arity K: ports a switch uses towards each neighbouring stage (P = 2K).") \
+ X(TOPO_PORTS, "topology.ports", KT_INT, "0", 0, 128, "Switch port count P; optional, must equal 2K when given (0 = derive from topology.k).") \
+ X(TOPO_STAGES, "topology.stages", KT_INT, "3", 1, 8, "Number of switch stages T (T = 1 is a single crossbar switch).") \
+ X(LINK_BW, "link.bandwidth", KT_BW, "100Gbps", 0, 0, "Bandwidth of every link, each direction (full duplex).") \
+ X(LINK_DELAY, "link.delay", KT_TIME, "6ns", 0, 1e15, "Propagation delay of every link; credits travel back with the same delay.") \
+ X(SW_BUFFER, "switch.buffer", KT_BYTES, "192KB", 1, 4e9, "Input buffer per switch port, statically split into equal VCs.") \
+ X(SW_VCS, "switch.vcs", KT_INT, "1", 1, 16, "Virtual channels per port (switch inputs and NIC injection).") \
+ X(SW_ARBITER, "switch.arbiter", KT_NAME, "islip", 0, 0, "Crossbar allocator: see `icnsim --list`.") \
+ X(SW_ISLIP_ITERS, "switch.islip_iterations", KT_INT, "3", 1, 16, "iSLIP request-grant-accept iterations per allocation.") \
+ X(SW_ROUTING_DELAY, "switch.routing_delay", KT_TIME, "0ns", 0, 1e15, "Delay from a packet head's arrival at a switch input to its eligibility for the crossbar.") \
+ X(NIC_BUFFER, "nic.buffer", KT_BYTES, "192KB", 1, 4e9, "Receive buffer of an end node's port (the credits its switch sees); drained at link rate.") \
+ X(PKT_MTU, "packet.mtu", KT_BYTES, "4KB", 1, 4e9, "Largest packet; messages are split into packets of this size (the last may be shorter).") \
+ X(MSG_SIZE, "traffic.message_size", KT_BYTES, "4KB", 1, 4e9, "Size of every generated message.") \
+ X(ROUTING, "routing.algorithm", KT_NAME, "dmodk", 0, 0, "Routing algorithm: see `icnsim --list`.") \
+ X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Static queuing scheme mapping packets to VCs at injection: see `icnsim --list`.") \
+ X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \
+ X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \
+ X(TR_SELF, "traffic.self", KT_BOOL, "false", 0, 0, "Uniform pattern only: whether a node may pick itself as destination.") \
+ X(TR_SHIFT, "traffic.shift", KT_INT, "1", -1e9, 1e9, "Shift pattern only: destination = (source + shift) mod N.") \
+ X(TR_SCENARIO, "traffic.scenario", KT_NAME, "none", 0, 0, "Hot-spot scenario laid over the pattern: see `icnsim --list`.") \
+ X(TR_HS_FRACTION, "traffic.hs_fraction", KT_DOUBLE, "0.1", 0, 1, "Scenario hotspot only: fraction of end nodes that send to the hot-spots.") \
+ X(TR_HS_COUNT, "traffic.hs_count", KT_INT, "1", 1, 1e6, "Scenario hotspot only: number of hot-spot destinations.") \
+ X(TR_HS_NODES, "traffic.hs_nodes", KT_LIST, "600 3400 5200 9500", 0, 0, "Hot-spot node ids as given for an 11664-node network; for N nodes each id i maps to floor(i * N / 11664). Space separated.") \
+ X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot (or IHS) sources start sending to their hot destinations; before it they follow the pattern.") \
+ X(TR_HS_END, "traffic.hs_end", KT_TIME, "0", 0, 1e18, "Time they go back to the pattern; 0 = never.") \
+ X(TR_IHS_FRACTION, "traffic.ihs_fraction", KT_DOUBLE, "0.2", 0, 1, "Scenario ihs only: fraction of end nodes sending to the intermediate hot ports.") \
+ X(OUT_DIR, "output.dir", KT_STR, "", 0, 0, "Results directory (default results/<config name>).") \
+ X(OUT_TIMESERIES, "output.timeseries", KT_BOOL, "true", 0, 0, "Write timeseries.csv.")
+
+typedef enum {
+#define X(id, ...) K_##id,
+    ICN_KEYS(X)
+#undef X
+    K__COUNT
+} key_id;
+
+#endif

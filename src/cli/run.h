@@ -1,0 +1,20 @@
+#ifndef ICN_RUN_H
+#define ICN_RUN_H
+#include "config.h"
+#include "../stats/report.h"
+
+/* The configuration used when no file is given (a 432-node RLFT, HS10-1). */
+extern const char default_ini[];
+
+/* Run one simulation of c, writing its files into dir (created). Prints the
+ * readable summary on stdout when verbose. Returns the exit status (0 or 3);
+ * configuration errors exit the process with status 2. */
+int run_one(cfg_t *c, const char *dir, int verbose, int progress, result_t *out);
+/* mkdir -p */
+void make_dirs(const char *path);
+/* Sweep: the cartesian product of the swept -s values. */
+int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet);
+/* Does this -s value ask for a sweep (a:step:b or a list)? */
+int is_sweep_value(const char *key, const char *value);
+
+#endif

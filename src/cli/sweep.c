@@ -1,0 +1,284 @@
+/* Sweeps: the cartesian product of swept -s values, run on local worker
+ * processes. Each point writes into <out>/points/NNNN/; a point whose
+ * directory already holds results for the same effective configuration is
+ * skipped, so an interrupted sweep resumes where it stopped. The merged
+ * summary.csv lists points in sweep order, whatever the number of workers. */
+#include "run.h"
+#include "../core/util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct dim { int key; char **vals; int n; } dim_t;
+
+static int range_parts(const char *v, double x[3], char suffix[3][16])
+{
+    const char *p = v;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        x[i] = strtod(p, &end);
+        if (end == p) return 0;
+        size_t n = strcspn(end, ":");
+        if (n >= 16) return 0;
+        memcpy(suffix[i], end, n);
+        suffix[i][n] = 0;
+        p = end + n;
+        if (i < 2) { if (*p != ':') return 0; p++; }
+    }
+    return *p == 0;
+}
+
+int is_sweep_value(const char *key, const char *value)
+{
+    int k = key_lookup(key);
+    if (k < 0 || icn_keys[k].type == KT_LIST || icn_keys[k].type == KT_STR) return 0;
+    double x[3];
+    char sfx[3][16];
+    return strchr(value, ',') != NULL || range_parts(value, x, sfx);
+}
+
+static _Noreturn void bad_sweep(const char *arg, const char *why)
+{
+    fprintf(stderr, "icnsim: -s %s: %s\n", arg, why);
+    exit(EXIT_CONFIG);
+}
+
+static void expand(const char *arg, dim_t *d)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq) bad_sweep(arg, "expected key=value");
+    char key[256];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
+    d->key = key_lookup(key);
+    if (d->key < 0) bad_sweep(arg, "unknown key (see docs/CONFIG.md or `icnsim keys`)");
+    const char *v = eq + 1;
+    d->n = 0;
+    d->vals = NULL;
+    double x[3];
+    char sfx[3][16];
+    if (is_sweep_value(key, v) && !strchr(v, ',')) {
+        range_parts(v, x, sfx);
+        if (strcmp(sfx[0], sfx[1]) || strcmp(sfx[0], sfx[2])) bad_sweep(arg, "start, step and end of a range need the same unit");
+        if (!(x[1] > 0)) bad_sweep(arg, "the step of a range must be positive");
+        if (x[2] < x[0]) bad_sweep(arg, "the end of a range must not be below its start");
+        double cnt = floor((x[2] - x[0]) / x[1] + 1e-9) + 1;
+        if (cnt > 100000) bad_sweep(arg, "range has more than 100000 values");
+        d->vals = xmalloc((size_t)cnt * sizeof *d->vals);
+        for (int i = 0; i < (int)cnt; i++) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%.10g%s", x[0] + i * x[1], sfx[0]);
+            d->vals[d->n++] = xstrdup(buf);
+        }
+        return;
+    }
+    char *dup = xstrdup(v), *save = NULL;
+    int commas = 0;
+    for (const char *p = v; *p; p++) commas += *p == ',';
+    int multi = is_sweep_value(key, v);
+    d->vals = xmalloc((size_t)(commas + 1) * sizeof *d->vals);
+    if (!multi) d->vals[d->n++] = xstrdup(v);
+    else
+        for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            while (*t == ' ') t++;
+            d->vals[d->n++] = xstrdup(t);
+        }
+    if (!d->n) bad_sweep(arg, "empty list");
+    free(dup);
+}
+
+/* Split one CSV line into fields (quotes handled); returns the field count. */
+static int csv_split(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        if (*p == '"') {
+            char *w = ++p;
+            f[n++] = w;
+            for (; *p; p++) {
+                if (*p == '"' && p[1] == '"') { *w++ = '"'; p++; }
+                else if (*p == '"') { p++; break; }
+                else *w++ = *p;
+            }
+            *w = 0;
+            if (*p == ',') p++;
+            else break;
+        } else {
+            f[n++] = p;
+            p += strcspn(p, ",\n");
+            if (*p == ',') *p++ = 0;
+            else { *p = 0; break; }
+        }
+    }
+    return n;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *b = xmalloc(cap);
+    for (size_t r; (r = fread(b + n, 1, cap - n - 1, f)) > 0;) { n += r; if (cap - n < 2) b = xrealloc(b, cap *= 2); }
+    fclose(f);
+    b[n] = 0;
+    return b;
+}
+
+static char *config_text(const cfg_t *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cfg_write(c, f);
+    fclose(f);
+    return buf;
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet)
+{
+    dim_t *dims = xcalloc((size_t)nsets + 1, sizeof *dims);
+    int ndims = 0;
+    long npoints = 1;
+    for (int i = 0; i < nsets; i++) {
+        dim_t d;
+        expand(sets[i], &d);
+        char origin[300];
+        snprintf(origin, sizeof origin, "-s %s", sets[i]);
+        for (int v = 0; v < d.n; v++) {            /* validate every value now */
+            cfg_t tmp;
+            cfg_copy(&tmp, base);
+            cfg_set(&tmp, (key_id)d.key, d.vals[v], origin, 0);
+            cfg_free(&tmp);
+        }
+        if (d.n == 1) { cfg_set(base, (key_id)d.key, d.vals[0], origin, 0); continue; }
+        dims[ndims++] = d;
+        npoints *= d.n;
+        if (npoints > 1000000) bad_sweep(sets[i], "sweep has more than a million points");
+    }
+    make_dirs(outdir);
+    char **dirs = xcalloc((size_t)npoints, sizeof *dirs);
+    int *status = xcalloc((size_t)npoints, sizeof *status);
+    int running = 0, failed_cfg = 0, skipped = 0, done = 0;
+    long next = 0;
+    pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
+    long *slot_point = xcalloc((size_t)jobs, sizeof *slot_point);
+    int tty = !quiet && isatty(2);
+    double t0 = wall();
+    while (next < npoints || running) {
+        while (running < jobs && next < npoints && !failed_cfg) {
+            long pt = next++;
+            cfg_t c;
+            cfg_copy(&c, base);
+            long rem = pt;
+            for (int d = ndims - 1; d >= 0; d--) {
+                char origin[300];
+                int vi = (int)(rem % dims[d].n);
+                rem /= dims[d].n;
+                snprintf(origin, sizeof origin, "-s %s=%s", icn_keys[dims[d].key].name, dims[d].vals[vi]);
+                cfg_set(&c, (key_id)dims[d].key, dims[d].vals[vi], origin, 0);
+            }
+            char dir[4096];
+            snprintf(dir, sizeof dir, "%s/points/%04ld", outdir, pt);
+            dirs[pt] = xstrdup(dir);
+            /* resume: same effective configuration and finished results */
+            char path[4200];
+            snprintf(path, sizeof path, "%s/config.ini", dir);
+            char *old = slurp(path), *now = config_text(&c);
+            snprintf(path, sizeof path, "%s/summary.csv", dir);
+            char *sum = slurp(path);
+            int reuse = old && sum && !strcmp(old, now);
+            free(old); free(now); free(sum);
+            if (reuse) { skipped++; done++; cfg_free(&c); continue; }
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid < 0) die("fork failed");
+            if (pid == 0) {
+                int rc = run_one(&c, dir, 0, 0, NULL);
+                fflush(NULL);
+                _exit(rc);
+            }
+            cfg_free(&c);
+            for (int j = 0; j < jobs; j++) if (!pids[j]) { pids[j] = pid; slot_point[j] = pt; break; }
+            running++;
+        }
+        if (!running) break;
+        int ws;
+        pid_t pid = wait(&ws);
+        if (pid < 0) die("wait failed");
+        for (int j = 0; j < jobs; j++) {
+            if (pids[j] != pid) continue;
+            pids[j] = 0;
+            running--;
+            done++;
+            int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : EXIT_INTERNAL;
+            status[slot_point[j]] = rc;
+            if (rc == EXIT_CONFIG) failed_cfg = 1;
+            else if (rc != 0 && rc != EXIT_DEADLOCK) {
+                fprintf(stderr, "icnsim: sweep point %ld failed (status %d)\n", slot_point[j], rc);
+                failed_cfg = 1;
+            }
+        }
+        if (tty) {
+            double el = wall() - t0;
+            long ran = done - skipped;
+            double eta = ran ? el / (double)ran * (double)(npoints - done) : 0;
+            fprintf(stderr, "\r  sweep: %d/%ld points done (%d reused), %.0f s elapsed, ETA %.0f s   ", done, npoints, skipped, el, eta);
+        }
+    }
+    if (tty) fputc('\n', stderr);
+    if (failed_cfg) {
+        fprintf(stderr, "icnsim: sweep stopped: a point failed (its error is above)\n");
+        exit(EXIT_CONFIG);
+    }
+    /* merge */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.csv", outdir);
+    FILE *out = fopen(path, "w");
+    if (!out) { perror(path); exit(EXIT_INTERNAL); }
+    summary_header(out);
+    int any_deadlock = 0;
+    if (!quiet) {
+        printf("icnsim sweep '%s': %ld points (%d reused from an earlier run), results in %s/\n\n  ", base->name, npoints, skipped, outdir);
+        for (int d = 0; d < ndims; d++) printf("%-22s ", icn_keys[dims[d].key].name);
+        printf("%10s %10s %12s %12s %9s\n", "accepted", "offered", "lat_mean_ns", "lat_p99_ns", "status");
+    }
+    for (long pt = 0; pt < npoints; pt++) {
+        char p2[4200];
+        snprintf(p2, sizeof p2, "%s/summary.csv", dirs[pt]);
+        char *txt = slurp(p2);
+        char *line = txt ? strchr(txt, '\n') : NULL;
+        if (!line || !line[1]) die("point %ld left no results in %s", pt, dirs[pt]);
+        line++;
+        fputs(line, out);
+        char *f[K__COUNT + 40];
+        int nf = csv_split(line, f, K__COUNT + 40);
+        int m = 1 + K__COUNT;    /* first metric column */
+        if (nf < m + 10) die("malformed results in %s", p2);
+        if (!strcmp(f[m], "deadlock")) any_deadlock = 1;
+        if (!quiet) {
+            printf("  ");
+            for (int d = 0; d < ndims; d++) printf("%-22s ", f[1 + dims[d].key]);
+            printf("%10s %10s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 8], f[m]);
+        }
+        free(txt);
+        free(dirs[pt]);
+    }
+    fclose(out);
+    for (int d = 0; d < ndims; d++) {
+        for (int v = 0; v < dims[d].n; v++) free(dims[d].vals[v]);
+        free(dims[d].vals);
+    }
+    free(dims); free(dirs); free(status); free(pids); free(slot_point);
+    return any_deadlock ? EXIT_DEADLOCK : EXIT_OK;
+}

@@ -1,0 +1,374 @@
+/* Simulation set-up, the event loop, packet pool, invariants and watchdog. */
+#include "sim.h"
+#include "util.h"
+#include "units.h"
+#include "../net/link.h"
+#include "../net/policy.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- packet pool ---- */
+
+uint32_t pkt_alloc(sim_t *s)
+{
+    if (s->pkt_free == ICN_NIL) {
+        uint32_t old = s->npkt_cap, cap = old ? old * 2 : 4096;
+        if (cap < old) die("packet pool exhausted");
+        s->pkt = xrealloc(s->pkt, (size_t)cap * sizeof *s->pkt);
+        for (uint32_t i = old; i < cap; i++) s->pkt[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
+        s->pkt_free = old;
+        s->npkt_cap = cap;
+    }
+    uint32_t id = s->pkt_free;
+    s->pkt_free = s->pkt[id].next;
+    s->pkt_live++;
+    return id;
+}
+
+void pkt_release(sim_t *s, uint32_t id)
+{
+    s->pkt[id].next = s->pkt_free;
+    s->pkt_free = id;
+    s->pkt_live--;
+}
+
+/* ---- network construction ---- */
+
+void net_alloc(sim_t *s, uint32_t nswitches, const uint16_t *ports_per_switch, uint32_t nnodes)
+{
+    uint32_t np = nnodes;
+    for (uint32_t w = 0; w < nswitches; w++) {
+        if (ports_per_switch[w] > MAX_RADIX) die("switch radix %u exceeds %d", ports_per_switch[w], MAX_RADIX);
+        np += ports_per_switch[w];
+    }
+    s->nswitches = nswitches;
+    s->nnodes = nnodes;
+    s->nports = np;
+    s->sw = xcalloc(nswitches, sizeof *s->sw);
+    s->nic = xcalloc(nnodes, sizeof *s->nic);
+    s->port = xcalloc(np, sizeof *s->port);
+    uint32_t g = 0;
+    for (uint32_t w = 0; w < nswitches; w++) {
+        s->sw[w].port0 = g;
+        s->sw[w].nports = ports_per_switch[w];
+        for (uint32_t p = 0; p < ports_per_switch[w]; p++, g++) {
+            s->port[g].dev = w;
+            s->port[g].local = (uint16_t)p;
+            s->port[g].peer = ICN_NIL;
+        }
+    }
+    for (uint32_t n = 0; n < nnodes; n++, g++) {
+        s->nic[n].port = g;
+        s->port[g].dev = NIC_BIT | n;
+        s->port[g].peer = ICN_NIL;
+    }
+    s->pend = xmalloc((size_t)(nswitches + nnodes) * sizeof *s->pend);
+}
+
+void net_link(sim_t *s, uint32_t a, uint32_t b)
+{
+    if (s->port[a].peer != ICN_NIL || s->port[b].peer != ICN_NIL)
+        die("topology wires port %u or %u twice", a, b);
+    s->port[a].peer = b;
+    s->port[b].peer = a;
+}
+
+/* ---- set-up ---- */
+
+static void list_names_fail(cfg_t *c, key_id k, const char *what)
+{
+    cfg_fail(c, k, "unknown %s (run `icnsim --list` for the choices)", what);
+}
+
+void sim_setup(sim_t *s, cfg_t *c)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = c;
+    s->pkt_free = s->msg_free = ICN_NIL;
+    evq_init(&s->evq);
+    s->seed = (uint64_t)cfg_int(c, K_SEED);
+    s->load = cfg_double(c, K_LOAD);
+    s->warmup = cfg_u64(c, K_TIME_WARMUP);
+    s->end = s->warmup + cfg_u64(c, K_TIME_MEASURE);
+    s->deadlock_after = cfg_u64(c, K_TIME_DEADLOCK);
+    s->link_bps = cfg_double(c, K_LINK_BW);
+    s->link_delay = cfg_u64(c, K_LINK_DELAY);
+    s->routing_delay = cfg_u64(c, K_SW_ROUTING_DELAY);
+    s->mtu = (uint32_t)cfg_u64(c, K_PKT_MTU);
+    s->msg_size = (uint32_t)cfg_u64(c, K_MSG_SIZE);
+    s->nvc = (uint32_t)cfg_int(c, K_SW_VCS);
+    s->islip_iters = 0;
+
+    if (s->mtu > (1u << 24)) cfg_fail(c, K_PKT_MTU, "packets larger than 16 MB are not supported");
+    uint64_t swbuf = cfg_u64(c, K_SW_BUFFER), nicbuf = cfg_u64(c, K_NIC_BUFFER);
+    s->vc_cap_sw = (uint32_t)(swbuf / s->nvc);
+    s->vc_cap_nic = (uint32_t)(nicbuf / s->nvc);
+    if (s->vc_cap_sw < s->mtu)
+        cfg_fail(c, K_SW_BUFFER, "each of the %u VCs gets %u bytes, less than one packet (packet.mtu = %u bytes): "
+                 "virtual cut-through needs room for a whole packet", s->nvc, s->vc_cap_sw, s->mtu);
+    if (s->vc_cap_nic < s->mtu)
+        cfg_fail(c, K_NIC_BUFFER, "each of the %u VCs gets %u bytes, less than one packet (packet.mtu = %u bytes)",
+                 s->nvc, s->vc_cap_nic, s->mtu);
+
+    if (!(s->topo = find_topo(cfg_str(c, K_TOPO_TYPE)))) list_names_fail(c, K_TOPO_TYPE, "topology");
+    s->topo->build(s, c);
+    for (uint32_t g = 0; g < s->nports; g++)
+        if (s->port[g].peer == ICN_NIL) die("topology left port %u unconnected", g);
+
+    s->credits = xmalloc((size_t)s->nports * s->nvc * sizeof *s->credits);
+    s->vq = xcalloc((size_t)s->nports * s->nvc, sizeof *s->vq);
+    for (uint32_t g = 0; g < s->nports; g++) {
+        uint32_t cap = (s->port[s->port[g].peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
+        for (uint32_t v = 0; v < s->nvc; v++) {
+            s->credits[g * s->nvc + v] = (int32_t)cap;
+            s->vq[g * s->nvc + v].head = s->vq[g * s->nvc + v].tail = ICN_NIL;
+        }
+    }
+
+    if (!(s->routing = find_routing(cfg_str(c, K_ROUTING)))) list_names_fail(c, K_ROUTING, "routing algorithm");
+    s->routing->setup(s, c);
+    if (!(s->queuing = find_queuing(cfg_str(c, K_QUEUING)))) list_names_fail(c, K_QUEUING, "queuing scheme");
+    s->queuing->setup(s, c);
+    if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
+    if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
+    if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
+    if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
+    s->pattern->setup(s, c);
+    if (!(s->scenario = find_scenario(cfg_str(c, K_TR_SCENARIO)))) list_names_fail(c, K_TR_SCENARIO, "scenario");
+    for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].hot = -1;
+    s->scenario->setup(s, c);
+
+    simtime_t slot = ser_time(s, s->msg_size);
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        nic_t *nc = &s->nic[n];
+        rng_seed(&nc->arrival, s->seed, RNG_ARRIVAL, n);
+        rng_seed(&nc->dest, s->seed, RNG_DEST, n);
+        nc->arrival0 = nc->arrival;
+        /* A permutation's fixed point does not inject (unless a scenario gives it a role). */
+        if (nc->hot < 0) {
+            rng_t probe = nc->dest;
+            if (s->pattern->dst(s, n, &probe) == ICN_NIL) nc->silent = 1;
+        }
+        simtime_t gap = s->process->gap(&nc->arrival, slot, s->load);
+        nc->next_gen = nc->silent ? SIMTIME_MAX : gap;
+        if (nc->next_gen < s->end) {
+            nc->wake_at = nc->next_gen;
+            evq_push(&s->evq, nc->next_gen, EV_NIC_WAKE, n, 0);
+        }
+    }
+    stats_init(&s->st, cfg_u64(c, K_TIME_INTERVAL), s->end);
+    evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
+    cfg_check_unused(c);
+}
+
+void sim_free(sim_t *s)
+{
+    evq_free(&s->evq);
+    free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
+    free(s->pkt); free(s->msg_left); free(s->msg_gen); free(s->pend);
+    free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
+    stats_free(&s->st);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- deadlock report ---- */
+
+/* Follow "waits for" edges from a blocked input VC: its head needs credits of
+ * the next switch's input VC. A walk that revisits a buffer has found a cycle. */
+static void deadlock_report(sim_t *s)
+{
+    uint32_t nb = s->nports * s->nvc;
+    uint32_t *seen = xcalloc(nb, sizeof *seen);
+    fprintf(stderr, "icnsim: DEADLOCK at t = %.3f us: %u packets in the network, none moved for %.3f us\n",
+            s->now / 1e6, s->pkt_live, (s->now - s->last_progress) / 1e6);
+    for (uint32_t start = 0; start < nb; start++) {
+        if (!s->vq[start].npk || seen[start]) continue;
+        uint32_t b = start, step = 1;
+        while (b != ICN_NIL && !seen[b]) {
+            seen[b] = start + 1;
+            const vcq_t *q = &s->vq[b];
+            if (!q->npk) { b = ICN_NIL; break; }
+            const packet_t *h = &s->pkt[q->head];
+            uint32_t g = b / s->nvc, go = s->sw[s->port[g].dev].port0 + h->out, peer = s->port[go].peer;
+            if (s->port[peer].dev & NIC_BIT) { b = ICN_NIL; break; }
+            b = peer * s->nvc + h->out_vc;
+            step++;
+        }
+        if (b != ICN_NIL && seen[b] == start + 1) {
+            fprintf(stderr, "icnsim: blocked cycle of buffers (switch:port:vc -> next):\n");
+            uint32_t c = b;
+            do {
+                const packet_t *h = &s->pkt[s->vq[c].head];
+                uint32_t g = c / s->nvc, w = s->port[g].dev;
+                uint32_t go = s->sw[w].port0 + h->out;
+                fprintf(stderr, "  switch %u port %u vc %u (%u pkts, head to node %u) waits for output %u vc %u (%d credits)\n",
+                        w, s->port[g].local, c % s->nvc, s->vq[c].npk, h->dst, h->out, h->out_vc,
+                        s->credits[go * s->nvc + h->out_vc]);
+                c = s->port[go].peer * s->nvc + h->out_vc;
+            } while (c != b);
+            free(seen);
+            return;
+        }
+    }
+    fprintf(stderr, "icnsim: no cycle of full buffers found (packets wait on something else)\n");
+    free(seen);
+}
+
+/* ---- main loop ---- */
+
+static void progress_line(sim_t *s)
+{
+    fprintf(stderr, "\r  t = %8.2f us / %.2f us  (%3.0f%%)  in network %u  ", s->now / 1e6, s->end / 1e6,
+            100.0 * (double)s->now / (double)s->end, s->pkt_live);
+}
+
+static void sample(sim_t *s, uint32_t k)
+{
+    stats_t *st = &s->st;
+    if (k - 1 < st->nbins) st->ts_innet[k - 1] = s->pkt_live;
+    if (s->pkt_live && s->now - s->last_progress >= s->deadlock_after) {
+        s->deadlocked = 1;
+        return;
+    }
+    if (!s->pkt_live) s->last_progress = s->now;
+    if (s->progress_tty) progress_line(s);
+    simtime_t next = (simtime_t)(k + 1) * st->interval;
+    if (next <= s->end) evq_push(&s->evq, next, EV_SAMPLE, k + 1, 0);
+}
+
+static void dispatch(sim_t *s, const event_t *e)
+{
+    switch (ev_type(e)) {
+    case EV_ARRIVE: switch_arrive(s, e->a, e->b); break;
+    case EV_XDONE: port_xdone(s, e->a); break;
+    case EV_CREDIT: {
+        s->credits[e->a] += (int32_t)e->b;
+        uint32_t dev = s->port[e->a / s->nvc].dev;
+        if (dev & NIC_BIT) sim_touch_nic(s, dev & ~NIC_BIT);
+        else sim_touch_switch(s, dev);
+        break;
+    }
+    case EV_DELIVER:
+        if (s->pkt[e->a].dst != e->b) die("packet for node %u delivered to node %u", s->pkt[e->a].dst, e->b);
+        nic_deliver(s, e->a);
+        break;
+    case EV_NIC_WAKE:
+        if (s->nic[e->a].wake_at == e->time) s->nic[e->a].wake_at = 0;
+        sim_touch_nic(s, e->a);
+        break;
+    case EV_SAMPLE: sample(s, e->a); break;
+    default: die("unknown event type %u", ev_type(e));
+    }
+}
+
+static void run_services(sim_t *s)
+{
+    for (uint32_t i = 0; i < s->npend; i++) {
+        uint32_t d = s->pend[i];
+        if (d & NIC_BIT) { s->nic[d & ~NIC_BIT].pending = 0; nic_service(s, d & ~NIC_BIT); }
+        else { s->sw[d].pending = 0; switch_service(s, d); }
+    }
+    s->npend = 0;
+}
+
+static int loop(sim_t *s)
+{
+    event_t e;
+    for (;;) {
+        simtime_t t = evq_top_time(&s->evq);
+        if (s->npend && t > s->now) { run_services(s); continue; }
+        if (t >= s->end) break;
+        evq_pop(&s->evq, &e);
+        s->now = e.time;
+        s->st.events++;
+        dispatch(s, &e);
+        if (s->deadlocked) {
+            if (s->progress_tty) fputc('\n', stderr);
+            deadlock_report(s);
+            return EXIT_DEADLOCK;
+        }
+    }
+    if (s->progress_tty) fprintf(stderr, "\r%70s\r", "");
+    s->now = s->end;
+    return EXIT_OK;
+}
+
+int sim_run(sim_t *s)
+{
+    int rc = loop(s);
+    if (rc == EXIT_OK) nic_count_generated(s);
+    return rc;
+}
+
+int sim_drain(sim_t *s, simtime_t extra)
+{
+    for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].next_gen = SIMTIME_MAX;
+    s->end = s->now + extra;
+    return loop(s);
+}
+
+/* ---- invariants ---- */
+
+int sim_check_invariants(sim_t *s, int drained)
+{
+    int bad = 0;
+    uint32_t nb = s->nports * s->nvc;
+    int64_t *expect = xcalloc(nb, sizeof *expect);   /* bytes owed to each output's credit counter */
+    uint64_t in_buffers = 0, in_links = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const vcq_t *q = &s->vq[b];
+        uint32_t cnt = 0, bytes = 0;
+        for (uint32_t id = q->head; id != ICN_NIL; id = s->pkt[id].next) { cnt++; bytes += s->pkt[id].size; }
+        if (cnt != q->npk) { fprintf(stderr, "invariant: queue %u counts %u packets, holds %u\n", b, q->npk, cnt); bad = 1; }
+        uint32_t cap = s->vc_cap_sw;
+        if (q->bytes > cap) { fprintf(stderr, "invariant: queue %u over capacity (%u > %u)\n", b, q->bytes, cap); bad = 1; }
+        if (bytes > q->bytes) { fprintf(stderr, "invariant: queue %u holds %u bytes, accounts %u\n", b, bytes, q->bytes); bad = 1; }
+        in_buffers += cnt;
+        uint32_t g = b / s->nvc;
+        if (!(s->port[g].dev & NIC_BIT)) expect[s->port[g].peer * s->nvc + b % s->nvc] += q->bytes;
+    }
+    for (size_t i = 0; i < s->evq.n; i++) {
+        const event_t *e = &s->evq.h[i];
+        switch (ev_type(e)) {
+        case EV_ARRIVE: in_links++; expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += s->pkt[e->b].size; break;
+        case EV_DELIVER: in_links++; break;
+        case EV_CREDIT: expect[e->a] += e->b; break;
+        default: break;
+        }
+    }
+    if (in_buffers + in_links != s->pkt_live) {
+        fprintf(stderr, "invariant: %u live packets but %llu in buffers + %llu on links\n", s->pkt_live,
+                (unsigned long long)in_buffers, (unsigned long long)in_links);
+        bad = 1;
+    }
+    if (s->st.inj_pkts != s->st.del_pkts + s->pkt_live) {
+        fprintf(stderr, "invariant: injected %llu != delivered %llu + in network %u\n",
+                (unsigned long long)s->st.inj_pkts, (unsigned long long)s->st.del_pkts, s->pkt_live);
+        bad = 1;
+    }
+    if (s->st.gen_pkts && s->st.gen_pkts < s->st.inj_pkts) {
+        fprintf(stderr, "invariant: generated %llu < injected %llu\n",
+                (unsigned long long)s->st.gen_pkts, (unsigned long long)s->st.inj_pkts);
+        bad = 1;
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t g = b / s->nvc;
+        uint32_t cap = (s->port[s->port[g].peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
+        if (s->credits[b] < 0 || s->credits[b] + expect[b] != (int64_t)cap) {
+            fprintf(stderr, "invariant: port %u vc %u: %d credits + %lld owed != capacity %u\n",
+                    g, b % s->nvc, s->credits[b], (long long)expect[b], cap);
+            bad = 1;
+            break;
+        }
+        if (drained && s->credits[b] != (int32_t)cap) {
+            fprintf(stderr, "invariant: drained network but port %u vc %u has %d of %u credits\n",
+                    g, b % s->nvc, s->credits[b], cap);
+            bad = 1;
+            break;
+        }
+    }
+    free(expect);
+    return bad ? -1 : 0;
+}

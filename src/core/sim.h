@@ -1,0 +1,120 @@
+/* One simulation: the context passed to every module. No global state. */
+#ifndef ICN_SIM_H
+#define ICN_SIM_H
+#include <stdint.h>
+#include "evq.h"
+#include "rng.h"
+#include "../net/net.h"
+#include "../stats/stats.h"
+
+struct cfg;
+struct routing_ops;
+struct queuing_ops;
+struct arbiter_ops;
+struct pattern_ops;
+struct scenario_ops;
+struct process_ops;
+struct topo_ops;
+
+enum ev_type {
+    EV_ARRIVE = 1,   /* a = global input port, b = packet: head arrived and routed */
+    EV_XDONE,        /* a = global output port: a crossbar transfer / link transmission ends */
+    EV_CREDIT,       /* a = global port * nvc + vc, b = bytes: credits reach an output */
+    EV_DELIVER,      /* a = packet: tail reaches the destination NIC */
+    EV_NIC_WAKE,     /* a = node: a message is generated */
+    EV_NIC_DONE,     /* a = node: the injection link becomes free */
+    EV_SAMPLE,       /* time series sample and watchdog */
+};
+
+typedef struct sim {
+    simtime_t now, end, warmup;
+    evq_t evq;
+    uint64_t seed;
+    struct cfg *cfg;
+
+    /* network */
+    uint32_t nnodes, nswitches, nports, nvc;
+    port_t *port;
+    sw_t *sw;
+    nic_t *nic;
+    int32_t *credits;        /* [port * nvc + vc] bytes free downstream */
+    vcq_t *vq;               /* [port * nvc + vc] */
+    uint32_t vc_cap_sw, vc_cap_nic;   /* bytes per VC of a switch / NIC input buffer */
+
+    /* packets */
+    packet_t *pkt;
+    uint32_t npkt_cap, pkt_free, pkt_live;
+
+    /* multi-packet messages: [id] = packets still to deliver, generation time */
+    uint32_t *msg_left;
+    simtime_t *msg_gen;
+    uint32_t nmsg_cap, msg_free;
+
+    /* service list: devices whose state changed at `now` */
+    uint32_t *pend;
+    uint32_t npend;
+
+    /* timing constants */
+    double link_bps;
+    simtime_t link_delay, routing_delay;
+    uint32_t mtu, msg_size;
+    int islip_iters;
+
+    /* policies */
+    const struct topo_ops *topo;
+    const struct routing_ops *routing;
+    const struct queuing_ops *queuing;
+    const struct arbiter_ops *arbiter;
+    const struct pattern_ops *pattern;
+    const struct scenario_ops *scenario;
+    const struct process_ops *process;
+    void *topo_data, *routing_data, *pattern_data, *scenario_data;
+    double load;
+
+    /* progress tracking for the watchdog */
+    simtime_t last_progress;
+    simtime_t deadlock_after;
+    int deadlocked;
+
+    stats_t st;
+    int progress_tty;        /* print a progress line on stderr */
+} sim_t;
+
+/* Serialization time of `bytes` on a link. */
+static inline simtime_t ser_time(const sim_t *s, uint32_t bytes)
+{
+    return (simtime_t)((double)bytes * 8.0 * 1e12 / s->link_bps + 0.5);
+}
+
+/* Mark a device for service at the current time (coalesced). */
+static inline void sim_touch_switch(sim_t *s, uint32_t w)
+{
+    if (!s->sw[w].pending) { s->sw[w].pending = 1; s->pend[s->npend++] = w; }
+}
+static inline void sim_touch_nic(sim_t *s, uint32_t n)
+{
+    if (!s->nic[n].pending) { s->nic[n].pending = 1; s->pend[s->npend++] = NIC_BIT | n; }
+}
+
+/* Build a simulation from a configuration (errors exit with status 2). */
+void sim_setup(sim_t *s, struct cfg *c);
+/* Run to the end time; returns EXIT_OK or EXIT_DEADLOCK. */
+int sim_run(sim_t *s);
+/* Stop all sources (messages not yet taken are dropped) and run up to `extra`
+ * longer so the network empties; for tests of the drained state. */
+int sim_drain(sim_t *s, simtime_t extra);
+void sim_free(sim_t *s);
+
+/* Network construction helpers for topologies. */
+void net_alloc(sim_t *s, uint32_t nswitches, const uint16_t *ports_per_switch, uint32_t nnodes);
+void net_link(sim_t *s, uint32_t gport_a, uint32_t gport_b);
+static inline uint32_t sw_port(const sim_t *s, uint32_t w, uint32_t p) { return s->sw[w].port0 + p; }
+
+/* Packet pool. */
+uint32_t pkt_alloc(sim_t *s);
+void pkt_release(sim_t *s, uint32_t id);
+
+/* Invariant check: returns 0 if all hold, else prints what broke and returns -1. */
+int sim_check_invariants(sim_t *s, int drained);
+
+#endif

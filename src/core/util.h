@@ -1,0 +1,21 @@
+/* Small helpers shared by every module: checked allocation and fatal errors. */
+#ifndef ICN_UTIL_H
+#define ICN_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define ICN_NIL 0xffffffffu
+#define ICN_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Internal error (a bug or resource exhaustion): message and exit status 1. */
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Exit codes promised to users. */
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_CONFIG = 2, EXIT_DEADLOCK = 3 };
+
+#endif

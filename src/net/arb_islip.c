@@ -1,0 +1,79 @@
+/* iSLIP (McKeown 1999): request, grant, accept, repeated for a configurable
+ * number of iterations. Grant and accept pointers are round-robin and advance
+ * only for matches made in the first iteration, which is what makes iSLIP
+ * desynchronize its outputs and reach full throughput under uniform load. */
+#include "policy.h"
+
+/* First set bit of m at or after position p, cyclically over n bits. */
+static inline unsigned rr_pick(uint64_t m, unsigned p, unsigned n)
+{
+    uint64_t hi = p < 64 ? m & (~0ull << p) : 0;
+    unsigned i = (unsigned)__builtin_ctzll(hi ? hi : m);
+    return i < n ? i : (unsigned)__builtin_ctzll(m);
+}
+
+static void match_islip(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *match)
+{
+    const sw_t *sw = &s->sw[w];
+    unsigned n = sw->nports;
+    port_t *pt = &s->port[sw->port0];
+    uint64_t free_in = 0, free_out = ~0ull, reqout[MAX_RADIX];
+    for (unsigned i = 0; i < n; i++) { match[i] = 0xff; if (req[i]) free_in |= 1ull << i; }
+    for (int it = 0; it < s->islip_iters && free_in; it++) {
+        uint64_t grants[MAX_RADIX] = { 0 }, outs = 0;
+        for (unsigned o = 0; o < n; o++) reqout[o] = 0;
+        for (uint64_t m = free_in; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            for (uint64_t r = req[i] & free_out; r; r &= r - 1) {
+                unsigned o = (unsigned)__builtin_ctzll(r);
+                reqout[o] |= 1ull << i;
+                outs |= 1ull << o;
+            }
+        }
+        if (!outs) break;
+        for (uint64_t m = outs; m; m &= m - 1) {
+            unsigned o = (unsigned)__builtin_ctzll(m);
+            unsigned i = rr_pick(reqout[o], pt[o].grant_ptr, n);
+            grants[i] |= 1ull << o;
+        }
+        for (uint64_t m = free_in; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            if (!grants[i]) continue;
+            unsigned o = rr_pick(grants[i], pt[i].accept_ptr, n);
+            match[i] = (uint8_t)o;
+            free_in &= ~(1ull << i);
+            free_out &= ~(1ull << o);
+            if (it == 0) {
+                pt[o].grant_ptr = (uint8_t)((i + 1) % n);
+                pt[i].accept_ptr = (uint8_t)((o + 1) % n);
+            }
+        }
+    }
+}
+
+/* Plain round-robin: outputs in turn each take the next requesting input
+ * after their pointer that is still free; pointers always advance past the
+ * winner. One pass, no accept phase. */
+static void match_rr(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *match)
+{
+    const sw_t *sw = &s->sw[w];
+    unsigned n = sw->nports;
+    port_t *pt = &s->port[sw->port0];
+    uint64_t free_in = 0, reqout[MAX_RADIX] = { 0 };
+    for (unsigned i = 0; i < n; i++) {
+        match[i] = 0xff;
+        if (req[i]) free_in |= 1ull << i;
+        for (uint64_t r = req[i]; r; r &= r - 1) reqout[__builtin_ctzll(r)] |= 1ull << i;
+    }
+    for (unsigned o = 0; o < n && free_in; o++) {
+        uint64_t cand = reqout[o] & free_in;
+        if (!cand) continue;
+        unsigned i = rr_pick(cand, pt[o].grant_ptr, n);
+        match[i] = (uint8_t)o;
+        free_in &= ~(1ull << i);
+        pt[o].grant_ptr = (uint8_t)((i + 1) % n);
+    }
+}
+
+const arbiter_ops arbiter_islip = { "islip", "iSLIP separable allocator, switch.islip_iterations iterations", match_islip };
+const arbiter_ops arbiter_rr = { "rr", "plain round-robin per output, one pass", match_rr };

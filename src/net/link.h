@@ -1,0 +1,22 @@
+/* Per-hop mechanics shared by switches and NICs. */
+#ifndef ICN_LINK_H
+#define ICN_LINK_H
+#include "../core/sim.h"
+
+/* Start sending packet id out of global port `go` on VC p->out_vc: takes the
+ * credits, occupies the link for one serialization time and schedules the head
+ * arrival downstream (or the delivery, if the peer is an end node). */
+void link_send(sim_t *s, uint32_t go, uint32_t id);
+
+/* Event handlers. */
+void switch_arrive(sim_t *s, uint32_t gi, uint32_t id);
+void port_xdone(sim_t *s, uint32_t go);
+void switch_service(sim_t *s, uint32_t w);
+void nic_service(sim_t *s, uint32_t n);
+void nic_deliver(sim_t *s, uint32_t id);
+/* Take the next message from node n's (virtual) source queue. */
+void nic_take_message(sim_t *s, uint32_t n);
+/* Count messages generated up to the end, for statistics (replays arrivals). */
+void nic_count_generated(sim_t *s);
+
+#endif

@@ -1,0 +1,81 @@
+/* The network as the simulator sees it: devices (switches and end-node NICs)
+ * with ports, every port one end of a full-duplex link.
+ *
+ * Ports live in one global array. A port has an input side (VC queues of the
+ * packets that arrived over its link) and an output side (the credits it holds
+ * for each VC of the peer's input buffer, and whether its link is busy). NIC
+ * ports use only the output side; their input side is an infinitely fast sink.
+ * Packets and queues are linked by 32-bit pool indices, so pools can grow by
+ * realloc and the hot path never allocates. */
+#ifndef ICN_NET_H
+#define ICN_NET_H
+#include <stdint.h>
+#include "../core/evq.h"
+#include "../core/rng.h"
+
+#define NIC_BIT 0x80000000u          /* dev id of an end node: NIC_BIT | node */
+#define MAX_RADIX 64                 /* switch ports (request sets are 64-bit masks) */
+
+typedef struct packet {
+    simtime_t gen_time;   /* message generation (enters the source queue) */
+    simtime_t inj_time;   /* head leaves the source NIC */
+    uint32_t src, dst;
+    uint32_t size;        /* bytes */
+    uint32_t next;        /* queue link */
+    uint32_t msg;         /* message record, ICN_NIL for one-packet messages */
+    uint16_t out;         /* output port (local index) chosen at the current switch */
+    uint8_t vc;           /* VC of the buffer the packet occupies */
+    uint8_t out_vc;       /* VC it will use downstream */
+    uint8_t hops;         /* switches crossed */
+    uint8_t flags;
+} packet_t;
+
+typedef struct vcq {
+    uint32_t head, tail;  /* packet FIFO */
+    uint32_t npk;
+    uint32_t bytes;       /* occupancy, including a packet whose tail is still leaving */
+} vcq_t;
+
+typedef struct port {
+    uint32_t peer;        /* global id of the port at the other end of the link */
+    uint32_t dev;         /* switch index, or NIC_BIT | node */
+    uint16_t local;       /* index within its device */
+    uint8_t out_busy;     /* output link transmitting */
+    uint8_t in_busy;      /* input side feeding the crossbar */
+    uint32_t feed;        /* output side: the input port feeding it */
+    uint32_t rel_bytes;   /* input: bytes freed when the current transfer ends */
+    uint8_t rel_vc;
+    uint8_t grant_ptr;    /* iSLIP pointer as an output */
+    uint8_t accept_ptr;   /* iSLIP pointer as an input */
+    uint8_t vc_ptr;       /* round-robin among this input's VCs */
+    uint8_t stage;        /* topology annotation, for per-stage statistics */
+    uint8_t up;           /* 1 if this port leads up (towards the root) */
+} port_t;
+
+typedef struct sw {
+    uint32_t port0;       /* first global port */
+    uint16_t nports;
+    uint8_t stage;        /* 1 = leaf */
+    uint8_t pending;      /* on the service list */
+    uint64_t waiting;     /* inputs whose VC queues hold packets (bit per local port) */
+} sw_t;
+
+typedef struct nic {
+    uint32_t port;        /* global port id */
+    uint8_t pending;
+    uint8_t busy;         /* injection link transmitting */
+    simtime_t next_gen;   /* generation time of the next message not yet taken */
+    simtime_t wake_at;    /* a wake-up event is scheduled at this time (0 = none) */
+    /* message being injected */
+    uint32_t msg_dst, msg_id;
+    uint32_t msg_left;    /* bytes of the current message not yet injected */
+    simtime_t msg_gen;
+    rng_t arrival, dest;
+    rng_t arrival0;       /* initial arrival stream, to count generation lazily */
+    int hot;              /* scenario role (-1 = none, else hot-spot index) */
+    int silent;           /* never injects (a fixed point of a permutation) */
+    uint64_t rx_bytes;    /* delivered to this node in the measurement window */
+    uint64_t injected_pkts;
+} nic_t;
+
+#endif

@@ -1,0 +1,65 @@
+/* Pluggable policies: each is a small ops table registered by name in
+ * src/registry.c. Adding one means one new file and one registry line. */
+#ifndef ICN_POLICY_H
+#define ICN_POLICY_H
+#include <stdint.h>
+#include "../core/sim.h"
+#include "../cli/config.h"
+
+typedef struct topo_ops {
+    const char *name, *desc;
+    void (*build)(sim_t *s, cfg_t *c);       /* reads its keys, creates switches, nodes, links */
+} topo_ops;
+
+typedef struct routing_ops {
+    const char *name, *desc;
+    void (*setup)(sim_t *s, cfg_t *c);       /* checks the topology fits (else cfg_fail) */
+    /* Choose p->out (local output port) and p->out_vc at switch w, input port in. */
+    void (*route)(sim_t *s, uint32_t w, uint32_t in, packet_t *p);
+} routing_ops;
+
+typedef struct queuing_ops {
+    const char *name, *desc;
+    void (*setup)(sim_t *s, cfg_t *c);
+    uint8_t (*vc)(const sim_t *s, uint32_t src, uint32_t dst);   /* VC at injection */
+} queuing_ops;
+
+typedef struct arbiter_ops {
+    const char *name, *desc;
+    /* req[i] = outputs input i requests (bit per local port). Fill match[i] with
+     * the output granted to input i, or 0xff. Pointers live in the ports. */
+    void (*match)(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *match);
+} arbiter_ops;
+
+typedef struct pattern_ops {
+    const char *name, *desc;
+    void (*setup)(sim_t *s, cfg_t *c);       /* checks N fits the pattern */
+    /* Destination of a message from src; ICN_NIL if src does not inject. */
+    uint32_t (*dst)(const sim_t *s, uint32_t src, rng_t *r);
+} pattern_ops;
+
+typedef struct scenario_ops {
+    const char *name, *desc;
+    void (*setup)(sim_t *s, cfg_t *c);       /* chooses roles (nic[n].hot) */
+    /* Destination for a message generated at t by a node with a role. */
+    uint32_t (*dst)(const sim_t *s, uint32_t src, simtime_t t, rng_t *r);
+} scenario_ops;
+
+typedef struct process_ops {
+    const char *name, *desc;
+    /* Gap to the next message; slot = serialization time of one message. */
+    simtime_t (*gap)(rng_t *r, simtime_t slot, double load);
+} process_ops;
+
+/* Registry lookups: NULL when unknown. */
+const topo_ops *find_topo(const char *name);
+const routing_ops *find_routing(const char *name);
+const queuing_ops *find_queuing(const char *name);
+const arbiter_ops *find_arbiter(const char *name);
+const pattern_ops *find_pattern(const char *name);
+const scenario_ops *find_scenario(const char *name);
+const process_ops *find_process(const char *name);
+/* Print every registered policy (for --list). */
+void registry_list(FILE *f);
+
+#endif

@@ -1,0 +1,61 @@
+/* The registry: every pluggable policy, by name. Add a line here when you add
+ * a policy file. */
+#include "net/policy.h"
+#include <string.h>
+
+extern const topo_ops topo_rlft, topo_ntree;
+extern const routing_ops routing_dmodk;
+extern const queuing_ops queuing_1q, queuing_dbbm;
+extern const arbiter_ops arbiter_islip, arbiter_rr;
+extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, pattern_transpose,
+    pattern_shuffle, pattern_butterfly, pattern_tornado, pattern_shift;
+extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scenario_hs25_1,
+    scenario_hs10_4, scenario_hs25_4, scenario_ihs;
+extern const process_ops process_bernoulli, process_poisson;
+
+static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, NULL };
+static const routing_ops *const routings[] = { &routing_dmodk, NULL };
+static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, NULL };
+static const arbiter_ops *const arbiters[] = { &arbiter_islip, &arbiter_rr, NULL };
+static const pattern_ops *const patterns[] = {
+    &pattern_uniform, &pattern_bitrev, &pattern_bitcomp, &pattern_transpose,
+    &pattern_shuffle, &pattern_butterfly, &pattern_tornado, &pattern_shift, NULL };
+static const scenario_ops *const scenarios[] = {
+    &scenario_none, &scenario_hotspot, &scenario_hs10_1, &scenario_hs25_1,
+    &scenario_hs10_4, &scenario_hs25_4, &scenario_ihs, NULL };
+static const process_ops *const processes[] = { &process_bernoulli, &process_poisson, NULL };
+
+/* Every ops table starts with name and desc, so one lookup serves all. */
+typedef struct named { const char *name, *desc; } named;
+
+static const void *find(const void *const *tab, const char *name)
+{
+    for (; *tab; tab++)
+        if (!strcmp(((const named *)*tab)->name, name)) return *tab;
+    return NULL;
+}
+
+const topo_ops *find_topo(const char *n) { return find((const void *const *)topos, n); }
+const routing_ops *find_routing(const char *n) { return find((const void *const *)routings, n); }
+const queuing_ops *find_queuing(const char *n) { return find((const void *const *)queuings, n); }
+const arbiter_ops *find_arbiter(const char *n) { return find((const void *const *)arbiters, n); }
+const pattern_ops *find_pattern(const char *n) { return find((const void *const *)patterns, n); }
+const scenario_ops *find_scenario(const char *n) { return find((const void *const *)scenarios, n); }
+const process_ops *find_process(const char *n) { return find((const void *const *)processes, n); }
+
+static void list(FILE *f, const char *title, const char *key, const void *const *tab)
+{
+    fprintf(f, "%s (%s):\n", title, key);
+    for (; *tab; tab++) fprintf(f, "  %-12s %s\n", ((const named *)*tab)->name, ((const named *)*tab)->desc);
+}
+
+void registry_list(FILE *f)
+{
+    list(f, "topologies", "topology.type", (const void *const *)topos);
+    list(f, "routing algorithms", "routing.algorithm", (const void *const *)routings);
+    list(f, "queuing schemes", "queuing.scheme", (const void *const *)queuings);
+    list(f, "crossbar allocators", "switch.arbiter", (const void *const *)arbiters);
+    list(f, "injection processes", "traffic.process", (const void *const *)processes);
+    list(f, "traffic patterns", "traffic.pattern", (const void *const *)patterns);
+    list(f, "hot-spot scenarios", "traffic.scenario", (const void *const *)scenarios);
+}

@@ -1,0 +1,20 @@
+/* D-mod-K (Zahavi et al.): deterministic, destination-balanced fat-tree
+ * routing. Going up at stage l the packet takes up port floor(D / K^(l-1))
+ * mod K; the downward path is unique. All routes to one destination converge
+ * on one top switch, and each port carries an equal share of destinations. */
+#include "../net/policy.h"
+#include "../topo/fattree.h"
+
+static void setup(sim_t *s, cfg_t *c)
+{
+    if (!fattree_get(s))
+        cfg_fail(c, K_ROUTING, "D-mod-K routes fat-trees only; topology.type is '%s'", s->topo->name);
+}
+
+static void route(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
+{
+    (void)in;
+    p->out = (uint16_t)fattree_dmodk_port(s->topo_data, w, p->dst);
+}
+
+const routing_ops routing_dmodk = { "dmodk", "D-mod-K deterministic fat-tree routing", setup, route };

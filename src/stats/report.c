@@ -1,0 +1,181 @@
+#include "report.h"
+#include "../cli/config.h"
+#include "../core/util.h"
+#include "../net/policy.h"
+#include "../core/units.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static double norm(const sim_t *s, uint64_t bytes, simtime_t span)
+{
+    if (!span || !s->nnodes) return 0;
+    return (double)bytes * 8.0 / (s->link_bps * (double)s->nnodes * ((double)span * 1e-12));
+}
+
+void result_compute(const sim_t *s, result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    const stats_t *st = &s->st;
+    simtime_t span = s->end - s->warmup;
+    r->accepted = norm(s, st->w_del_bytes, span);
+    r->offered = norm(s, st->w_gen_bytes, span);
+    r->injected = s->nnodes && span ? (double)st->w_inj_pkts / (double)s->nnodes
+                                      * (double)ser_time(s, s->mtu) / (double)span : 0;
+    r->node_min = 1e300;
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        double x = (double)s->nic[n].rx_bytes * 8.0 / (s->link_bps * ((double)span * 1e-12));
+        if (x < r->node_min) r->node_min = x;
+        if (x > r->node_max) r->node_max = x;
+    }
+    if (!s->nnodes) r->node_min = 0;
+    r->lat_mean = hist_mean(&st->lat) / 1e3;
+    r->lat_p50 = hist_quantile(&st->lat, 0.50) / 1e3;
+    r->lat_p99 = hist_quantile(&st->lat, 0.99) / 1e3;
+    r->lat_max = (double)st->lat.max / 1e3;
+    r->net_mean = hist_mean(&st->net) / 1e3;
+    r->net_p50 = hist_quantile(&st->net, 0.50) / 1e3;
+    r->net_p99 = hist_quantile(&st->net, 0.99) / 1e3;
+    r->net_max = (double)st->net.max / 1e3;
+    r->msg_mean = hist_mean(&st->msg) / 1e3;
+    r->lat_samples = st->lat.n;
+    r->avg_hops = st->w_lat_pkts ? (double)st->w_hops_sum / (double)st->w_lat_pkts : 0;
+    r->generated = st->gen_pkts;
+    r->injected_pkts = st->inj_pkts;
+    r->delivered = st->del_pkts;
+    r->in_network = s->pkt_live;
+    r->in_source = st->gen_pkts >= st->inj_pkts ? st->gen_pkts - st->inj_pkts : 0;
+    r->status = s->deadlocked ? EXIT_DEADLOCK : 0;
+}
+
+void result_csv_header(FILE *f)
+{
+    fputs("status,accepted,offered,injected,node_min,node_max,"
+          "lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_max_ns,net_mean_ns,net_p50_ns,net_p99_ns,net_max_ns,"
+          "msg_mean_ns,avg_hops,generated,injected_pkts,delivered,in_network,in_source,lat_samples", f);
+}
+
+void result_csv_row(FILE *f, const result_t *r)
+{
+    fprintf(f, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu",
+            r->status ? "deadlock" : "ok", r->accepted, r->offered, r->injected, r->node_min, r->node_max,
+            r->lat_mean, r->lat_p50, r->lat_p99, r->lat_max, r->net_mean, r->net_p50, r->net_p99, r->net_max,
+            r->msg_mean, r->avg_hops, (unsigned long long)r->generated, (unsigned long long)r->injected_pkts,
+            (unsigned long long)r->delivered, (unsigned long long)r->in_network, (unsigned long long)r->in_source,
+            (unsigned long long)r->lat_samples);
+}
+
+/* CSV field, quoted when needed. */
+static void csv_field(FILE *f, const char *v)
+{
+    if (!strpbrk(v, ",\"\n")) { fputs(v, f); return; }
+    fputc('"', f);
+    for (; *v; v++) { if (*v == '"') fputc('"', f); fputc(*v, f); }
+    fputc('"', f);
+}
+
+void summary_header(FILE *f)
+{
+    fputs("run,", f);
+    for (int k = 0; k < K__COUNT; k++) fprintf(f, "%s,", icn_keys[k].name);
+    result_csv_header(f);
+    fputc('\n', f);
+}
+
+void summary_row(FILE *f, const cfg_t *c, const result_t *r)
+{
+    csv_field(f, c->name);
+    fputc(',', f);
+    for (int k = 0; k < K__COUNT; k++) { csv_field(f, c->val[k].text); fputc(',', f); }
+    result_csv_row(f, r);
+    fputc('\n', f);
+}
+
+static FILE *open_out(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) { perror(path); exit(EXIT_INTERNAL); }
+    return f;
+}
+
+void write_timeseries(const sim_t *s, const char *path)
+{
+    FILE *f = open_out(path);
+    const stats_t *st = &s->st;
+    fputs("t_start_us,t_end_us,accepted,offered,injected_pkts,delivered_pkts,generated_pkts,in_network,mean_latency_ns\n", f);
+    for (uint32_t i = 0; i < st->nbins; i++) {
+        simtime_t a = (simtime_t)i * st->interval, b = a + st->interval;
+        if (b > s->end) b = s->end;
+        if (b <= a) break;
+        double acc = norm(s, st->ts_del_bytes[i], b - a);
+        double off = norm(s, st->ts_gen_pkts[i] * (uint64_t)s->mtu, b - a);
+        if (st->ts_gen_pkts[i]) {   /* offered in bytes: packets of a message may be shorter */
+            uint64_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
+            off = norm(s, st->ts_gen_pkts[i] / npk * (uint64_t)s->msg_size, b - a);
+        }
+        fprintf(f, "%.3f,%.3f,%.6f,%.6f,%llu,%llu,%llu,%llu,%.3f\n", a / 1e6, b / 1e6, acc, off,
+                (unsigned long long)st->ts_inj_pkts[i], (unsigned long long)st->ts_del_pkts[i],
+                (unsigned long long)st->ts_gen_pkts[i], (unsigned long long)st->ts_innet[i],
+                st->ts_del_pkts[i] ? st->ts_lat_sum[i] / (double)st->ts_del_pkts[i] / 1e3 : 0.0);
+    }
+    fclose(f);
+}
+
+void write_nodes(const sim_t *s, const char *path)
+{
+    FILE *f = open_out(path);
+    simtime_t span = s->end - s->warmup;
+    fputs("node,role,accepted,injected_pkts\n", f);
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        const nic_t *c = &s->nic[n];
+        double x = span ? (double)c->rx_bytes * 8.0 / (s->link_bps * ((double)span * 1e-12)) : 0;
+        fprintf(f, "%u,%d,%.6f,%llu\n", n, c->silent ? -2 : c->hot, x, (unsigned long long)c->injected_pkts);
+    }
+    fclose(f);
+}
+
+uint64_t peak_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (uint64_t)ru.ru_maxrss;
+}
+
+void write_perf(const sim_t *s, const char *path)
+{
+    FILE *f = open_out(path);
+    const stats_t *st = &s->st;
+    double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
+    fputs("wall_s,events,packet_hops,events_per_s,packet_hops_per_s,peak_rss_mb\n", f);
+    fprintf(f, "%.3f,%llu,%llu,%.0f,%.0f,%.1f\n", st->wall_seconds, (unsigned long long)st->events,
+            (unsigned long long)st->pkt_hops, (double)st->events / w, (double)st->pkt_hops / w, st->peak_rss_kb / 1024.0);
+    fclose(f);
+}
+
+void print_summary(FILE *f, const sim_t *s, const result_t *r)
+{
+    const stats_t *st = &s->st;
+    char a[32], b[32];
+    fprintf(f, "icnsim run '%s': %s, %u nodes, %u switches, routing %s, queuing %s, %u VC(s)\n",
+            s->cfg->name, s->topo->name, s->nnodes, s->nswitches, s->routing->name, s->queuing->name, s->nvc);
+    fprintf(f, "  traffic %s / %s / %s at load %.3f; warm-up %s, measured %s\n", s->process->name,
+            s->pattern->name, s->scenario->name, s->load, fmt_time(s->warmup, a, sizeof a),
+            fmt_time(s->end - s->warmup, b, sizeof b));
+    if (r->status) fprintf(f, "  ** DEADLOCK detected: the figures below cover the run up to it **\n");
+    fprintf(f, "\n  %-34s %12s\n", "metric", "value");
+    fprintf(f, "  %-34s %12.4f\n", "accepted throughput (norm.)", r->accepted);
+    fprintf(f, "  %-34s %12.4f\n", "offered load (norm.)", r->offered);
+    fprintf(f, "  %-34s %12.4f / %.4f\n", "per-node accepted min / max", r->node_min, r->node_max);
+    fprintf(f, "  %-34s %12.1f\n", "latency mean (ns, gen->delivery)", r->lat_mean);
+    fprintf(f, "  %-34s %12.1f / %.1f / %.1f\n", "latency p50 / p99 / max (ns)", r->lat_p50, r->lat_p99, r->lat_max);
+    fprintf(f, "  %-34s %12.1f\n", "network latency mean (ns)", r->net_mean);
+    fprintf(f, "  %-34s %12.1f / %.1f / %.1f\n", "network latency p50 / p99 / max", r->net_p50, r->net_p99, r->net_max);
+    fprintf(f, "  %-34s %12.3f\n", "average switches crossed", r->avg_hops);
+    fprintf(f, "  %-34s %12llu\n", "packets generated", (unsigned long long)r->generated);
+    fprintf(f, "  %-34s %12llu\n", "packets delivered", (unsigned long long)r->delivered);
+    fprintf(f, "  %-34s %12llu\n", "packets in network at end", (unsigned long long)r->in_network);
+    fprintf(f, "  %-34s %12llu\n", "packets in source queues at end", (unsigned long long)r->in_source);
+    fprintf(f, "\n  %.2f s wall, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s), peak memory %.0f MB\n",
+            st->wall_seconds, (unsigned long long)st->events, st->events / (st->wall_seconds + 1e-9) / 1e6,
+            (unsigned long long)st->pkt_hops, st->pkt_hops / (st->wall_seconds + 1e-9) / 1e6, st->peak_rss_kb / 1024.0);
+}

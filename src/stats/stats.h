@@ -1,0 +1,32 @@
+/* Run statistics: counters, latency histograms, time series.
+ *
+ * Throughput counts bytes delivered inside the measurement window
+ * [warmup, end). Latencies are those of packets generated inside the window
+ * and delivered before the end. */
+#ifndef ICN_STATS_H
+#define ICN_STATS_H
+#include <stdint.h>
+#include "hist.h"
+
+typedef struct stats {
+    /* whole run */
+    uint64_t inj_pkts, del_pkts, pkt_hops, events;
+    /* measurement window */
+    uint64_t w_del_pkts, w_del_bytes, w_inj_pkts, w_gen_pkts, w_gen_bytes;
+    uint64_t w_hops_sum, w_lat_pkts;
+    hist_t lat, net, msg;     /* generation->delivery, injection->delivery, message */
+    /* time series, bin i covers [i*interval, (i+1)*interval) */
+    uint64_t interval;
+    uint32_t nbins;
+    uint64_t *ts_del_bytes, *ts_del_pkts, *ts_inj_pkts, *ts_gen_pkts, *ts_innet;
+    double *ts_lat_sum;
+    /* end of run */
+    uint64_t gen_pkts;        /* all generated up to the end (source queues included) */
+    double wall_seconds;
+    uint64_t peak_rss_kb;
+} stats_t;
+
+void stats_init(stats_t *st, uint64_t interval, uint64_t end);
+void stats_free(stats_t *st);
+
+#endif

@@ -1,0 +1,152 @@
+/* Hot-spot scenarios of seed 002, laid over the background pattern.
+ *
+ * hotspot   traffic.hs_fraction of the nodes (chosen at random with the run's
+ *           seed, never a hot-spot itself) send all their messages to one of
+ *           traffic.hs_count hot-spot nodes (source i to hot-spot i mod count);
+ *           the others follow traffic.pattern.
+ * hs10-1, hs25-1, hs10-4, hs25-4   the paper's presets (fraction, count).
+ * ihs       intermediate hot-spots: traffic.ihs_fraction of the nodes send to
+ *           destinations that D-mod-K routes through one up port of a
+ *           stage-2 switch of their own group, so the congestion root sits
+ *           inside the network, not at an end node.
+ * Hot-spot ids are given for 11664 nodes (traffic.hs_nodes, default 600 3400
+ * 5200 9500) and scaled to N as floor(id * N / 11664). Roles apply between
+ * traffic.hs_start and traffic.hs_end. */
+#include "../net/policy.h"
+#include "../topo/fattree.h"
+#include "../core/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct hs {
+    simtime_t start, end;      /* end = SIMTIME_MAX for never */
+    uint32_t count;
+    uint32_t hot[64];          /* hot-spot nodes; for ihs: unused */
+    uint32_t K, groups;        /* ihs: arity and number of stage-2 groups */
+} hs_t;
+
+static hs_t *hs_common(sim_t *s, cfg_t *c)
+{
+    hs_t *h = xcalloc(1, sizeof *h);
+    h->start = cfg_u64(c, K_TR_HS_START);
+    h->end = cfg_u64(c, K_TR_HS_END);
+    if (!h->end) h->end = SIMTIME_MAX;
+    else if (h->end <= h->start) cfg_fail(c, K_TR_HS_END, "must be later than traffic.hs_start");
+    s->scenario_data = h;
+    return h;
+}
+
+/* Pick `count` distinct random nodes not marked in `taken`; give them roles. */
+static void pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles)
+{
+    uint32_t *cand = xmalloc(s->nnodes * sizeof *cand), nc = 0;
+    for (uint32_t n = 0; n < s->nnodes; n++) if (!taken[n]) cand[nc++] = n;
+    if (count > nc) count = nc;
+    rng_t r;
+    rng_seed(&r, s->seed, RNG_SETUP, 1);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t k = i + rng_below(&r, nc - i), t = cand[i];
+        cand[i] = cand[k];
+        cand[k] = t;
+        s->nic[cand[i]].hot = (int)(i % nroles);
+    }
+    free(cand);
+}
+
+static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
+{
+    hs_t *h = hs_common(s, c);
+    char *list = xstrdup(cfg_str(c, K_TR_HS_NODES)), *save = NULL;
+    uint32_t nlisted = 0, ids[64];
+    for (char *tok = strtok_r(list, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        char *end;
+        long v = strtol(tok, &end, 10);
+        if (*end || v < 0 || v >= 11664) cfg_fail(c, K_TR_HS_NODES, "'%s' is not a node id in [0, 11664)", tok);
+        if (nlisted == 64) cfg_fail(c, K_TR_HS_NODES, "at most 64 hot-spots");
+        ids[nlisted++] = (uint32_t)v;
+    }
+    free(list);
+    if (!count) count = nlisted;
+    if (count > nlisted)
+        cfg_fail(c, K_TR_HS_NODES, "the scenario needs %u hot-spot ids, the list has %u", count, nlisted);
+    uint8_t *taken = xcalloc(s->nnodes, 1);
+    h->count = count;
+    for (uint32_t i = 0; i < count; i++) {
+        h->hot[i] = (uint32_t)((uint64_t)ids[i] * s->nnodes / 11664);
+        if (taken[h->hot[i]])
+            cfg_fail(c, K_TR_HS_NODES, "ids %u and another both map to node %u in a %u-node network", ids[i], h->hot[i], s->nnodes);
+        taken[h->hot[i]] = 1;
+    }
+    pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);
+    free(taken);
+}
+
+static void setup_hotspot(sim_t *s, cfg_t *c)
+{
+    double f = cfg_double(c, K_TR_HS_FRACTION);
+    uint32_t n = (uint32_t)cfg_int(c, K_TR_HS_COUNT);
+    if (cfg_is_set(c, K_TR_HS_NODES) && !cfg_is_set(c, K_TR_HS_COUNT)) n = 0;   /* as many as listed */
+    setup_hotspot_with(s, c, f, n);
+}
+
+/* Presets fix fraction and count: setting either too is a contradiction. */
+static void preset(sim_t *s, cfg_t *c, double f, uint32_t n)
+{
+    if (cfg_is_set(c, K_TR_HS_FRACTION)) cfg_fail(c, K_TR_HS_FRACTION, "scenario '%s' fixes the fraction; use scenario = hotspot to choose it", s->scenario->name);
+    if (cfg_is_set(c, K_TR_HS_COUNT)) cfg_fail(c, K_TR_HS_COUNT, "scenario '%s' fixes the count; use scenario = hotspot to choose it", s->scenario->name);
+    setup_hotspot_with(s, c, f, n);
+}
+static void setup_hs10_1(sim_t *s, cfg_t *c) { preset(s, c, 0.10, 1); }
+static void setup_hs25_1(sim_t *s, cfg_t *c) { preset(s, c, 0.25, 1); }
+static void setup_hs10_4(sim_t *s, cfg_t *c) { preset(s, c, 0.10, 4); }
+static void setup_hs25_4(sim_t *s, cfg_t *c) { preset(s, c, 0.25, 4); }
+
+static uint32_t dst_hotspot(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
+{
+    (void)r;
+    const hs_t *h = s->scenario_data;
+    if (t < h->start || t >= h->end) return ICN_NIL;
+    return h->hot[s->nic[src].hot];
+}
+
+/* ---- intermediate hot-spots ---- */
+
+static void setup_ihs(sim_t *s, cfg_t *c)
+{
+    const fattree_t *ft = fattree_get(s);
+    if (!ft || ft->T < 3)
+        cfg_fail(c, K_TR_SCENARIO, "ihs places hot-spots at stage-2 up ports: it needs a fat-tree with at least 3 stages");
+    hs_t *h = hs_common(s, c);
+    h->K = ft->K;
+    h->groups = ft->N / (ft->K * ft->K);
+    uint8_t *taken = xcalloc(s->nnodes, 1);
+    pick_sources(s, (uint32_t)(cfg_double(c, K_TR_IHS_FRACTION) * s->nnodes + 0.5), taken, 1);
+    free(taken);
+    for (uint32_t n = 0; n < s->nnodes; n++)
+        if (s->nic[n].hot >= 0) s->nic[n].hot = (int)(n / (ft->K * ft->K));   /* role = own group */
+}
+
+/* Group g's hot port: stage-2 switch j = p mod K, up port u = p / K with
+ * p = g(K+1) mod K^2, distinct for every group when there are at most K^2
+ * groups, so the destination sets of different groups do not overlap. */
+static uint32_t dst_ihs(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
+{
+    const hs_t *h = s->scenario_data;
+    if (t < h->start || t >= h->end) return ICN_NIL;
+    uint32_t g = (uint32_t)s->nic[src].hot, K = h->K;
+    uint32_t p = (g * (K + 1)) % (K * K), j = p % K, u = p / K;
+    uint32_t G = rng_below(r, h->groups - 1);
+    if (G >= g) G++;
+    return G * K * K + u * K + j;
+}
+
+static void setup_none(sim_t *s, cfg_t *c) { (void)s; (void)c; }
+static uint32_t dst_none(const sim_t *s, uint32_t src, simtime_t t, rng_t *r) { (void)s; (void)src; (void)t; (void)r; return ICN_NIL; }
+
+const scenario_ops scenario_none = { "none", "no hot-spot: every node follows traffic.pattern", setup_none, dst_none };
+const scenario_ops scenario_hotspot = { "hotspot", "traffic.hs_fraction of nodes send to traffic.hs_count hot-spots", setup_hotspot, dst_hotspot };
+const scenario_ops scenario_hs10_1 = { "hs10-1", "seed 002 HS10-1: 10% of nodes to one hot-spot, 90% uniform", setup_hs10_1, dst_hotspot };
+const scenario_ops scenario_hs25_1 = { "hs25-1", "seed 002 HS25-1: 25% of nodes to one hot-spot", setup_hs25_1, dst_hotspot };
+const scenario_ops scenario_hs10_4 = { "hs10-4", "seed 002 HS10-4: 10% of nodes to four hot-spots (600 3400 5200 9500 scaled)", setup_hs10_4, dst_hotspot };
+const scenario_ops scenario_hs25_4 = { "hs25-4", "seed 002 HS25-4: 25% of nodes to four hot-spots", setup_hs25_4, dst_hotspot };
+const scenario_ops scenario_ihs = { "ihs", "seed 002 IHS: 20% of nodes to destinations behind one stage-2 up port of their group", setup_ihs, dst_ihs };

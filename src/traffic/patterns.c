@@ -1,0 +1,104 @@
+/* Destination patterns. Uniform draws; the others are permutations of the
+ * node ids (bit patterns need N a power of two). A permutation's fixed points
+ * do not inject: a node never sends to itself unless traffic.self allows it
+ * for the uniform pattern. */
+#include "../net/policy.h"
+#include "../core/util.h"
+
+static uint32_t log2_exact(uint32_t n) { return n && !(n & (n - 1)) ? (uint32_t)__builtin_ctz(n) : ICN_NIL; }
+
+static uint32_t nbits(const sim_t *s) { return (uint32_t)__builtin_ctz(s->nnodes); }
+
+static void need_pow2(sim_t *s, cfg_t *c)
+{
+    if (log2_exact(s->nnodes) == ICN_NIL)
+        cfg_fail(c, K_TR_PATTERN, "this bit permutation needs a power-of-two number of nodes; the network has %u", s->nnodes);
+}
+
+static void setup_none(sim_t *s, cfg_t *c) { (void)s; (void)c; }
+
+static void setup_uniform(sim_t *s, cfg_t *c)
+{
+    int self = (int)cfg_int(c, K_TR_SELF);
+    if (!self && s->nnodes < 2) cfg_fail(c, K_TR_PATTERN, "uniform without self traffic needs at least 2 nodes");
+    s->pattern_data = xcalloc(1, sizeof(int));
+    *(int *)s->pattern_data = self;
+}
+
+static uint32_t dst_uniform(const sim_t *s, uint32_t src, rng_t *r)
+{
+    if (*(const int *)s->pattern_data) return rng_below(r, s->nnodes);
+    uint32_t d = rng_below(r, s->nnodes - 1);
+    return d >= src ? d + 1 : d;
+}
+
+static inline uint32_t fixed(uint32_t src, uint32_t d) { return d == src ? ICN_NIL : d; }
+
+static uint32_t dst_bitrev(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)r;
+    uint32_t b = nbits(s), d = 0;
+    for (uint32_t i = 0; i < b; i++) d |= ((src >> i) & 1u) << (b - 1 - i);
+    return fixed(src, d);
+}
+
+static uint32_t dst_bitcomp(const sim_t *s, uint32_t src, rng_t *r) { (void)r; return fixed(src, ~src & (s->nnodes - 1)); }
+
+static void setup_transpose(sim_t *s, cfg_t *c)
+{
+    need_pow2(s, c);
+    if (nbits(s) % 2) cfg_fail(c, K_TR_PATTERN, "transpose needs N = 2^(2m); the network has %u nodes", s->nnodes);
+}
+
+static uint32_t dst_transpose(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)r;
+    uint32_t h = nbits(s) / 2, lo = src & ((1u << h) - 1);
+    return fixed(src, (lo << h) | (src >> h));
+}
+
+static uint32_t dst_shuffle(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)r;
+    uint32_t b = nbits(s);
+    return fixed(src, ((src << 1) | (src >> (b - 1))) & (s->nnodes - 1));
+}
+
+static uint32_t dst_butterfly(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)r;
+    uint32_t b = nbits(s), hi = (src >> (b - 1)) & 1u, lo = src & 1u;
+    uint32_t d = (src & ~(1u | (1u << (b - 1)))) | (lo << (b - 1)) | hi;
+    return fixed(src, d);
+}
+
+/* Tornado on a ring of N nodes: halfway round, less one. */
+static uint32_t dst_tornado(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)r;
+    uint32_t k = s->nnodes, sh = (k + 1) / 2 - 1;
+    return fixed(src, (src + sh) % k);
+}
+
+static void setup_shift(sim_t *s, cfg_t *c)
+{
+    int64_t sh = cfg_int(c, K_TR_SHIFT) % (int64_t)s->nnodes;
+    if (sh < 0) sh += s->nnodes;
+    s->pattern_data = xcalloc(1, sizeof(uint32_t));
+    *(uint32_t *)s->pattern_data = (uint32_t)sh;
+}
+
+static uint32_t dst_shift(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)r;
+    return fixed(src, (src + *(const uint32_t *)s->pattern_data) % s->nnodes);
+}
+
+const pattern_ops pattern_uniform = { "uniform", "uniform random destination (traffic.self: include the source)", setup_uniform, dst_uniform };
+const pattern_ops pattern_bitrev = { "bitrev", "bit-reversal permutation (N a power of two)", need_pow2, dst_bitrev };
+const pattern_ops pattern_bitcomp = { "bitcomp", "bit-complement permutation (N a power of two)", need_pow2, dst_bitcomp };
+const pattern_ops pattern_transpose = { "transpose", "swap the two halves of the address bits (N = 2^(2m))", setup_transpose, dst_transpose };
+const pattern_ops pattern_shuffle = { "shuffle", "perfect shuffle: rotate the address bits left by one (N a power of two)", need_pow2, dst_shuffle };
+const pattern_ops pattern_butterfly = { "butterfly", "swap the most and least significant address bits (N a power of two)", need_pow2, dst_butterfly };
+const pattern_ops pattern_tornado = { "tornado", "(src + ceil(N/2) - 1) mod N", setup_none, dst_tornado };
+const pattern_ops pattern_shift = { "shift", "(src + traffic.shift) mod N", setup_shift, dst_shift };

@@ -1,0 +1,25 @@
+/* Injection processes. A "slot" is the time one message takes on a link, so
+ * load 1.0 means back-to-back messages. */
+#include "../net/policy.h"
+#include <math.h>
+
+/* Bernoulli: one trial per slot with success probability `load`; the gap is a
+ * geometric number of slots (at least one). */
+static simtime_t gap_bernoulli(rng_t *r, simtime_t slot, double load)
+{
+    if (load <= 0) return SIMTIME_MAX;
+    if (load >= 1) return slot;
+    double k = floor(log(rng_u01_open(r)) / log1p(-load));
+    return slot * (simtime_t)(1.0 + k);
+}
+
+/* Poisson: exponential gaps with mean slot / load. */
+static simtime_t gap_poisson(rng_t *r, simtime_t slot, double load)
+{
+    if (load <= 0) return SIMTIME_MAX;
+    double g = -log(rng_u01_open(r)) * (double)slot / load;
+    return g < 1 ? 1 : (simtime_t)(g + 0.5);
+}
+
+const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per message slot (geometric gaps)", gap_bernoulli };
+const process_ops process_poisson = { "poisson", "Poisson arrivals (exponential gaps, mean slot/load)", gap_poisson };
