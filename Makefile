@@ -6,7 +6,7 @@
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?=
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 BASE    := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -MMD -MP
 LDLIBS  := -lm
 

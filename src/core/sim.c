@@ -91,7 +91,7 @@ void sim_setup(sim_t *s, cfg_t *c)
     s->seed = (uint64_t)cfg_int(c, K_SEED);
     s->load = cfg_double(c, K_LOAD);
     s->warmup = cfg_u64(c, K_TIME_WARMUP);
-    s->end = s->warmup + cfg_u64(c, K_TIME_MEASURE);
+    s->end = s->stop = s->warmup + cfg_u64(c, K_TIME_MEASURE);
     s->deadlock_after = cfg_u64(c, K_TIME_DEADLOCK);
     s->link_bps = cfg_double(c, K_LINK_BW);
     s->link_delay = cfg_u64(c, K_LINK_DELAY);

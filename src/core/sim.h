@@ -28,6 +28,7 @@ enum ev_type {
 
 typedef struct sim {
     simtime_t now, end, warmup;
+    simtime_t stop;          /* end of the measurement window (end may grow in a drain) */
     evq_t evq;
     uint64_t seed;
     struct cfg *cfg;

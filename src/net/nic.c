@@ -84,7 +84,8 @@ void nic_service(sim_t *s, uint32_t n)
     c->injected_pkts++;
     s->st.inj_pkts++;
     if (s->now >= s->warmup) s->st.w_inj_pkts++;
-    s->st.ts_inj_pkts[s->now / s->st.interval]++;
+    int64_t bin = ts_bin(&s->st, s->now);
+    if (bin >= 0) s->st.ts_inj_pkts[bin]++;
     link_send(s, c->port, id);
 }
 
@@ -93,11 +94,13 @@ void nic_deliver(sim_t *s, uint32_t id)
     packet_t *p = &s->pkt[id];
     stats_t *st = &s->st;
     st->del_pkts++;
-    uint32_t bin = (uint32_t)(s->now / st->interval);
-    st->ts_del_bytes[bin] += p->size;
-    st->ts_del_pkts[bin]++;
-    st->ts_lat_sum[bin] += (double)(s->now - p->gen_time);
-    if (s->now >= s->warmup) {
+    int64_t bin = ts_bin(st, s->now);
+    if (bin >= 0) {
+        st->ts_del_bytes[bin] += p->size;
+        st->ts_del_pkts[bin]++;
+        st->ts_lat_sum[bin] += (double)(s->now - p->gen_time);
+    }
+    if (s->now >= s->warmup && s->now < s->stop) {
         st->w_del_pkts++;
         st->w_del_bytes += p->size;
         s->nic[p->dst].rx_bytes += p->size;

@@ -26,6 +26,13 @@ typedef struct stats {
     uint64_t peak_rss_kb;
 } stats_t;
 
+/* Time-series bin of time t, or -1 past the end (a drain after the run). */
+static inline int64_t ts_bin(const stats_t *st, uint64_t t)
+{
+    uint64_t b = t / st->interval;
+    return b < st->nbins ? (int64_t)b : -1;
+}
+
 void stats_init(stats_t *st, uint64_t interval, uint64_t end);
 void stats_free(stats_t *st);
 

@@ -1,0 +1,139 @@
+/* The command line: bad input gets a clear error and status 2; same seed,
+ * same bytes, whatever the number of sweep workers. */
+#include "test.h"
+#include "util.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *bin(void)
+{
+    const char *b = getenv("ICNSIM");
+    return b ? b : "./icnsim";
+}
+
+static char tmpdir[256];
+
+static const char *tmp(void)
+{
+    if (!tmpdir[0]) {
+        snprintf(tmpdir, sizeof tmpdir, "/tmp/icnsim-test-%d", (int)getpid());
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", tmpdir, tmpdir);
+        if (system(cmd)) abort();
+    }
+    return tmpdir;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) abort();
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Run icnsim on an INI text with extra arguments; expect status and a message. */
+static void expect_error(const char *ini, const char *args, int status, const char *const *needles)
+{
+    char path[512], cmd[2048], out[8192];
+    snprintf(path, sizeof path, "%s/bad.ini", tmp());
+    write_file(path, ini);
+    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/out %s", bin(), path, tmp(), args);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == status, "'%s' with\n%s\nexited %d, want %d; output: %s", args, ini, rc, status, out);
+    for (int i = 0; needles && needles[i]; i++)
+        CHECK(strstr(out, needles[i]) != NULL, "message lacks '%s': %s", needles[i], out);
+}
+
+TEST(cli_bad_configs_are_rejected)
+{
+    expect_error("[topology]\nkk = 4\n", "", 2, (const char *[]){ "bad.ini:2", "topology.kk", "unknown key", NULL });
+    expect_error("load = 0.5\n[topology]\nk = four\n", "", 2, (const char *[]){ "bad.ini:3", "topology.k", "integer", NULL });
+    expect_error("load = 1.5\n", "", 2, (const char *[]){ "bad.ini:1", "'load'", "[0, 1]", NULL });
+    expect_error("[switch]\nbuffer = 3KB\n", "", 2, (const char *[]){ "bad.ini:2", "switch.buffer", "less than one packet", NULL });
+    expect_error("[switch]\nbuffer = 12KB\nvcs = 4\n[queuing]\nscheme = dbbm\n", "", 2, (const char *[]){ "bad.ini:2", "switch.buffer", "4 VCs", NULL });
+    expect_error("[topology]\nk = 6\nports = 36\n", "", 2, (const char *[]){ "bad.ini:3", "topology.ports", "2K", NULL });
+    expect_error("[topology]\nk = 6\nstages = 3\n[traffic]\npattern = bitrev\n", "", 2, (const char *[]){ "bad.ini:5", "traffic.pattern", "power-of-two", NULL });
+    expect_error("[topology]\nk = 4\nstages = 2\n[traffic]\nscenario = ihs\n", "", 2, (const char *[]){ "bad.ini:5", "traffic.scenario", "3 stages", NULL });
+    expect_error("[routing]\nalgorithm = updown\n", "", 2, (const char *[]){ "bad.ini:2", "routing.algorithm", "--list", NULL });
+    expect_error("[traffic]\nshift = 3\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.shift", "no effect", NULL });
+    expect_error("[traffic]\nscenario = hs10-1\nhs_fraction = 0.3\n", "", 2, (const char *[]){ "bad.ini:3", "hs_fraction", "fixes", NULL });
+    expect_error("[link]\ndelay = 6 parsecs\n", "", 2, (const char *[]){ "bad.ini:2", "link.delay", "unit", NULL });
+    expect_error("[link]\nbandwidth = 0Gbps\n", "", 2, (const char *[]){ "bad.ini:2", "link.bandwidth", "positive", NULL });
+    expect_error("load = 0.5\nload = 0.6\n", "", 2, (const char *[]){ "bad.ini:2", "twice", NULL });
+    expect_error("[topology\n", "", 2, (const char *[]){ "bad.ini:1", "section", NULL });
+    expect_error("just words\n", "", 2, (const char *[]){ "bad.ini:1", "key = value", NULL });
+    expect_error("", "-s topology.k=abc", 2, (const char *[]){ "-s topology.k=abc", "integer", NULL });
+    expect_error("", "-s nosuch=1", 2, (const char *[]){ "nosuch", "unknown key", NULL });
+    expect_error("", "-s load=0.1:0.1:0.5", 2, (const char *[]){ "icnsim sweep", NULL });
+    expect_error("", "-j 2", 2, (const char *[]){ "sweep", NULL });
+    expect_error("", "--frobnicate", 2, (const char *[]){ "unknown option", NULL });
+    expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
+    char out[4096], cmd[600];
+    snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "/nonexistent/x.ini"), "missing file: %s", out);
+    snprintf(cmd, sizeof cmd, "%s bogus", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 2, "unknown command accepted");
+}
+
+TEST(cli_help_list_and_keys_tell_the_truth)
+{
+    char out[65536], cmd[600];
+    snprintf(cmd, sizeof cmd, "%s --list", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "--list failed");
+    static const char *names[] = { "rlft", "kary-ntree", "dmodk", "1q", "dbbm", "islip", "rr", "bernoulli", "poisson",
+                                   "uniform", "bitrev", "bitcomp", "transpose", "shuffle", "butterfly", "tornado", "shift",
+                                   "hs10-1", "hs25-1", "hs10-4", "hs25-4", "ihs", NULL };
+    for (int i = 0; names[i]; i++) CHECK(strstr(out, names[i]), "--list lacks %s", names[i]);
+    snprintf(cmd, sizeof cmd, "%s --help", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "sweep") && strstr(out, "-s key=value"), "--help: %s", out);
+    /* docs/CONFIG.md is generated from the key table and must match it */
+    snprintf(cmd, sizeof cmd, "%s keys --markdown | diff -q - docs/CONFIG.md", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "docs/CONFIG.md is stale: run `make docs` (%s)", out);
+}
+
+static int files_equal(const char *a, const char *b)
+{
+    char cmd[1200], out[256];
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", a, b);
+    return run_cmd(cmd, out, sizeof out) == 0;
+}
+
+TEST(cli_same_seed_same_bytes_any_worker_count)
+{
+    char cmd[2048], out[16384], a[600], b[600];
+    const char *common = "-s topology.k=4 -s time.warmup=20us -s time.measure=60us -s traffic.scenario=hs10-4";
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/r1 %s && %s run -q -o %s/r2 %s", bin(), tmp(), common, bin(), tmp(), common);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "runs failed: %s", out);
+    snprintf(a, sizeof a, "%s/r1/summary.csv", tmp());
+    snprintf(b, sizeof b, "%s/r2/summary.csv", tmp());
+    CHECK(files_equal(a, b), "two runs with the same seed differ (summary.csv)");
+    snprintf(a, sizeof a, "%s/r1/timeseries.csv", tmp());
+    snprintf(b, sizeof b, "%s/r2/timeseries.csv", tmp());
+    CHECK(files_equal(a, b), "two runs with the same seed differ (timeseries.csv)");
+    /* a different seed must change the result, or the check above proves nothing */
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/r3 %s -s seed=2", bin(), tmp(), common);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "seed 2 run failed: %s", out);
+    snprintf(a, sizeof a, "%s/r3/timeseries.csv", tmp());
+    CHECK(!files_equal(a, b), "seed has no effect");
+    /* sweeps on 1 and 2 workers */
+    snprintf(cmd, sizeof cmd, "%s sweep -q -j 1 -o %s/s1 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson && "
+                              "%s sweep -q -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson",
+             bin(), tmp(), common, bin(), tmp(), common);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "sweeps failed: %s", out);
+    snprintf(a, sizeof a, "%s/s1/summary.csv", tmp());
+    snprintf(b, sizeof b, "%s/s2/summary.csv", tmp());
+    CHECK(files_equal(a, b), "-j 1 and -j 2 sweeps differ");
+    snprintf(cmd, sizeof cmd, "test $(wc -l < %s) -eq 7 && grep -c ',poisson,' %s", a, a);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && atoi(out) == 3, "sweep summary should have 6 rows, 3 poisson: %s", out);
+    /* the sweep point equals the single run with the same values */
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/r4 %s -s load=0.6 -s traffic.process=poisson && "
+                              "tail -n 1 %s/r4/summary.csv | cut -d, -f2- > %s/x && sed -n 5p %s | cut -d, -f2- > %s/y && cmp -s %s/x %s/y",
+             bin(), tmp(), common, tmp(), tmp(), a, tmp(), tmp(), tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "sweep point differs from the equivalent run: %s", out);
+    /* resume: a second sweep reuses every point */
+    snprintf(cmd, sizeof cmd, "%s sweep -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson", bin(), tmp(), common);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "6 reused"), "resume did not reuse points: %s", out);
+    CHECK(files_equal(a, b), "resumed sweep changed the summary");
+}

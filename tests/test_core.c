@@ -1,0 +1,69 @@
+/* Engine pieces: event order, random streams, histograms, unit parsing. */
+#include "test.h"
+#include "../src/core/evq.h"
+#include "../src/core/rng.h"
+#include "../src/core/units.h"
+#include "../src/stats/hist.h"
+
+TEST(core_event_queue_orders_by_time_then_insertion)
+{
+    evq_t q;
+    evq_init(&q);
+    rng_t r;
+    rng_seed(&r, 1, 9, 0);
+    for (uint32_t i = 0; i < 50000; i++) evq_push(&q, rng_below(&r, 500), 1, i, 0);
+    event_t e, prev = { 0, 0, 0, 0 };
+    int ok = 1;
+    for (int i = 0; evq_pop(&q, &e); i++) {
+        if (i && (e.time < prev.time || (e.time == prev.time && e.a < prev.a))) ok = 0;
+        prev = e;
+    }
+    CHECK(ok, "events out of (time, insertion) order");
+    evq_free(&q);
+}
+
+TEST(core_rng_streams_are_independent_and_uniform)
+{
+    rng_t a, b, a2;
+    rng_seed(&a, 42, RNG_DEST, 0);
+    rng_seed(&b, 42, RNG_DEST, 1);
+    rng_seed(&a2, 42, RNG_DEST, 0);
+    int same = 0, repro = 1;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t x = rng_next(&a), y = rng_next(&b);
+        same += x == y;
+        repro &= x == rng_next(&a2);
+    }
+    CHECK(same == 0 && repro, "streams collide or do not reproduce");
+    uint32_t cnt[10] = { 0 };
+    for (int i = 0; i < 100000; i++) cnt[rng_below(&a, 10)]++;
+    for (int i = 0; i < 10; i++) CHECK_NEAR(cnt[i], 10000, 400, "rng_below frequency");
+}
+
+TEST(core_histogram_quantiles_within_two_percent)
+{
+    hist_t h;
+    hist_init(&h);
+    for (uint64_t v = 1; v <= 100000; v++) hist_add(&h, v * 1000);
+    CHECK_NEAR(hist_quantile(&h, 0.5) / 5e7, 1.0, 0.02, "p50");
+    CHECK_NEAR(hist_quantile(&h, 0.99) / 9.9e7, 1.0, 0.02, "p99");
+    CHECK(h.max == 100000000 && h.min == 1000, "min/max exact");
+    CHECK_NEAR(hist_mean(&h), 50000500.0, 1e-3, "mean exact");
+    hist_free(&h);
+}
+
+TEST(core_units_parse)
+{
+    uint64_t u;
+    double d;
+    const char *why;
+    CHECK(parse_time_ps("6ns", &u, &why) == 0 && u == 6000, "6ns");
+    CHECK(parse_time_ps("1.5 us", &u, &why) == 0 && u == 1500000, "1.5 us");
+    CHECK(parse_time_ps("1ms", &u, &why) == 0 && u == 1000000000ull, "1ms");
+    CHECK(parse_time_ps("0.5ps", &u, &why) != 0, "half a picosecond accepted");
+    CHECK(parse_bytes("4KB", &u, &why) == 0 && u == 4096, "4KB");
+    CHECK(parse_bytes("192KiB", &u, &why) == 0 && u == 196608, "192KiB");
+    CHECK(parse_bytes("4kb", &u, &why) != 0, "lower-case kb accepted (ambiguous)");
+    CHECK(parse_bandwidth("100Gbps", &d, &why) == 0 && d == 100e9, "100Gbps");
+    CHECK(parse_bandwidth("12.5GB/s", &d, &why) == 0 && d == 100e9, "12.5GB/s");
+}

@@ -1,0 +1,123 @@
+/* Fat-tree structure and D-mod-K routes, checked by walking the wiring. */
+#include "test.h"
+#include "util.h"
+#include "../src/topo/fattree.h"
+#include "../src/core/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const char *base = "load = 0\n[topology]\ntype = rlft\n";
+
+static void build(sim_t *s, cfg_t *c, const char *type, int k, int t)
+{
+    char kk[32], tt[32], ty[64];
+    snprintf(kk, sizeof kk, "topology.k=%d", k);
+    snprintf(tt, sizeof tt, "topology.stages=%d", t);
+    snprintf(ty, sizeof ty, "topology.type=%s", type);
+    const char *sets[] = { ty, kk, tt, NULL };
+    tsim_setup(s, c, base, sets);
+}
+
+static uint64_t ipow(uint64_t b, int e) { uint64_t r = 1; while (e-- > 0) r *= b; return r; }
+
+TEST(topology_counts)
+{
+    static const struct { const char *type; int k, t; } cases[] = {
+        { "rlft", 2, 1 }, { "rlft", 8, 1 }, { "rlft", 4, 2 }, { "rlft", 4, 3 }, { "rlft", 6, 3 },
+        { "rlft", 18, 3 }, { "rlft", 3, 4 }, { "kary-ntree", 4, 3 }, { "kary-ntree", 8, 2 }, { "kary-ntree", 2, 5 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_t s;
+        cfg_t c;
+        int k = cases[i].k, t = cases[i].t, rlft = !strcmp(cases[i].type, "rlft");
+        build(&s, &c, cases[i].type, k, t);
+        uint64_t N = rlft ? 2 * ipow(k, t) : ipow(k, t);
+        uint64_t S = rlft ? N * (2 * t - 1) / (2 * k) : (uint64_t)t * ipow(k, t - 1);
+        CHECK(s.nnodes == N, "%s K=%d T=%d: %u nodes, want %llu", cases[i].type, k, t, s.nnodes, (unsigned long long)N);
+        CHECK(s.nswitches == S, "%s K=%d T=%d: %u switches, want %llu", cases[i].type, k, t, s.nswitches, (unsigned long long)S);
+        /* links are symmetric and every switch has P = 2K ports (K at an n-tree top) */
+        int sym = 1;
+        for (uint32_t g = 0; g < s.nports; g++) if (s.port[s.port[g].peer].peer != g) sym = 0;
+        CHECK(sym, "asymmetric wiring");
+        const fattree_t *ft = fattree_get(&s);
+        for (uint32_t w = 0; w < s.nswitches; w++) {
+            uint32_t want = ft->stage[w] < ft->T ? 2u * k : (rlft ? 2u * k : (uint32_t)k);
+            if (s.sw[w].nports != want) { CHECK(0, "switch %u has %u ports, want %u", w, s.sw[w].nports, want); break; }
+        }
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* Walk the D-mod-K route src -> dst; returns switches crossed or -1. Marks
+ * each output port used in `seen` (per port, a bitmap over destinations). */
+static int walk(sim_t *s, uint32_t src, uint32_t dst, uint8_t *portdst)
+{
+    const fattree_t *ft = fattree_get(s);
+    uint32_t g = s->port[s->nic[src].port].peer;
+    for (int hops = 1; hops <= 64; hops++) {
+        uint32_t w = s->port[g].dev;
+        uint32_t out = fattree_dmodk_port(ft, w, dst), go = sw_port(s, w, out);
+        if (portdst) portdst[(size_t)go * s->nnodes + dst] = 1;
+        uint32_t nxt = s->port[go].peer;
+        if (s->port[nxt].dev & NIC_BIT) return (s->port[nxt].dev & ~NIC_BIT) == dst ? hops : -1;
+        g = nxt;
+    }
+    return -1;
+}
+
+TEST(topology_dmodk_reaches_all_pairs_minimally)
+{
+    static const struct { const char *type; int k, t; } cases[] = {
+        { "rlft", 4, 3 }, { "rlft", 6, 3 }, { "rlft", 3, 4 }, { "kary-ntree", 4, 3 }, { "rlft", 4, 2 }, { "rlft", 8, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_t s;
+        cfg_t c;
+        build(&s, &c, cases[i].type, cases[i].k, cases[i].t);
+        const fattree_t *ft = fattree_get(&s);
+        int bad = 0, worst = 0;
+        for (uint32_t a = 0; a < s.nnodes && !bad; a++)
+            for (uint32_t b = 0; b < s.nnodes; b++) {
+                int h = walk(&s, a, b, NULL);
+                /* minimal: up to the lowest common stage and back down */
+                uint32_t l = 1;
+                while (l < ft->T && a / ft->kpow[l] != b / ft->kpow[l]) l++;
+                if (h != (int)(2 * l - 1)) { bad = 1; CHECK(0, "%s K=%d T=%d: %u->%u crosses %d switches, want %u", cases[i].type, cases[i].k, cases[i].t, a, b, h, 2 * l - 1); break; }
+                if (h > worst) worst = h;
+            }
+        CHECK(worst <= 2 * cases[i].t - 1, "longest route %d switches > 2T-1", worst);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* Seed 002 Table 1, D-mod-K row, for a 3-stage RLFT: destinations routed
+ * through one output port: S1U (N-K)/K, S2U (N-K^2)/K^2, every down port 1. */
+TEST(topology_table1_dmodk_destinations_per_port)
+{
+    for (int k = 4; k <= 6; k += 2) {
+        sim_t s;
+        cfg_t c;
+        build(&s, &c, "rlft", k, 3);
+        const fattree_t *ft = fattree_get(&s);
+        uint32_t N = s.nnodes;
+        uint8_t *pd = xcalloc((size_t)s.nports * N, 1);
+        for (uint32_t a = 0; a < N; a++)
+            for (uint32_t b = 0; b < N; b++) walk(&s, a, b, pd);
+        int ok = 1;
+        for (uint32_t w = 0; w < s.nswitches && ok; w++)
+            for (uint32_t p = 0; p < s.sw[w].nports; p++) {
+                uint32_t go = sw_port(&s, w, p), cnt = 0;
+                for (uint32_t d = 0; d < N; d++) cnt += pd[(size_t)go * N + d];
+                uint32_t want;
+                if (!fattree_is_up(ft, w, p)) want = 1;
+                else if (ft->stage[w] == 1) want = (N - k) / k;
+                else want = (N - k * k) / (k * k);
+                if (cnt != want) { ok = 0; CHECK(0, "K=%d switch %u (stage %u) port %u carries %u destinations, want %u", k, w, ft->stage[w], p, cnt, want); break; }
+            }
+        free(pd);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}

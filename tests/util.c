@@ -1,0 +1,52 @@
+#include "util.h"
+#include "test.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+void tsim_setup(sim_t *s, cfg_t *c, const char *ini, const char *const *sets)
+{
+    cfg_init(c);
+    cfg_load_string(c, ini, "(test)");
+    for (int i = 0; sets && sets[i]; i++) cfg_set_arg(c, sets[i], "-s");
+    sim_setup(s, c);
+}
+
+int tsim_run_checked(const char *ini, const char *const *sets, result_t *r)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, sets);
+    int rc = sim_run(&s);
+    result_compute(&s, r);
+    CHECK(sim_check_invariants(&s, 0) == 0, "invariants broken at the end of the run");
+    if (rc == 0) {
+        int d = sim_drain(&s, 5000000000ull);   /* up to 5 ms */
+        CHECK(d == 0, "drain ended with status %d", d);
+        CHECK(s.pkt_live == 0, "%u packets still in the network after draining", s.pkt_live);
+        CHECK(s.st.inj_pkts == s.st.del_pkts, "injected %llu, delivered %llu",
+              (unsigned long long)s.st.inj_pkts, (unsigned long long)s.st.del_pkts);
+        CHECK(sim_check_invariants(&s, 1) == 0, "invariants broken after draining");
+    }
+    sim_free(&s);
+    cfg_free(&c);
+    return rc;
+}
+
+int run_cmd(const char *cmd, char *buf, size_t n)
+{
+    char full[8192];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    if (!p) return -1;
+    size_t len = 0;
+    if (buf && n) {
+        size_t r;
+        while (len + 1 < n && (r = fread(buf + len, 1, n - 1 - len, p)) > 0) len += r;
+        buf[len] = 0;
+    }
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {}
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

@@ -1,0 +1,16 @@
+/* Helpers for tests that run simulations. */
+#ifndef ICN_TEST_UTIL_H
+#define ICN_TEST_UTIL_H
+#include "../src/core/sim.h"
+#include "../src/cli/config.h"
+#include "../src/stats/report.h"
+
+/* Build a simulation from INI text plus "key=value" overrides (NULL-ended). */
+void tsim_setup(sim_t *s, cfg_t *c, const char *ini, const char *const *sets);
+/* Run, check invariants loaded, drain, check the drained invariants; fills r
+ * with the results of the measured run. Returns the run status. */
+int tsim_run_checked(const char *ini, const char *const *sets, result_t *r);
+/* Run a shell command; returns its exit status; output captured into buf. */
+int run_cmd(const char *cmd, char *buf, size_t n);
+
+#endif
