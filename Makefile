@@ -43,6 +43,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(BASE) $(CFLAGS) -c -o $@ $<
 
 run: icnsim
+	@rm -rf results/make-run
 	./icnsim sweep -s traffic.scenario=none,hs10-1 -j 2 -o results/make-run
 
 test: $(BIN) $(BUILD)/test_runner

@@ -283,7 +283,7 @@ void cfg_check_unused(const cfg_t *c)
 
 void cfg_write(const cfg_t *c, FILE *f)
 {
-    fprintf(f, "# effective configuration of run '%s' (every key, defaults included)\n", c->name);
+    fprintf(f, "# icnsim %s: effective configuration of run '%s' (every key, defaults included)\n", ICNSIM_VERSION, c->name);
     const char *cur = "";
     size_t curlen = 0;
     for (int k = 0; k < K__COUNT; k++) {

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include "keys.h"
 
+#define ICNSIM_VERSION "0.1.0"
+
 typedef enum { KT_INT, KT_DOUBLE, KT_BOOL, KT_TIME, KT_BYTES, KT_BW, KT_NAME, KT_STR, KT_LIST } key_type;
 
 typedef struct keydef {

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define ICNSIM_VERSION "0.1.0"
 
 static void usage(FILE *f)
 {
@@ -75,7 +74,8 @@ int main(int argc, char **argv)
     }
     const char *file = NULL, *outdir = NULL;
     int jobs = 1, quiet = 0, nsets = 0;
-    char **sets = calloc((size_t)argc, sizeof *sets);
+    char *sets[512];
+    if (argc > 512) { fprintf(stderr, "icnsim: too many arguments\n"); return EXIT_CONFIG; }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if ((!strcmp(a, "-s") || !strcmp(a, "-o") || !strcmp(a, "-j")) && i + 1 >= argc) {
@@ -109,6 +109,7 @@ int main(int argc, char **argv)
                 snprintf(key, sizeof key, "%.*s", (int)(eq - sets[i]), sets[i]);
                 if (is_sweep_value(key, eq + 1)) {
                     fprintf(stderr, "icnsim: -s %s: a range or list asks for several runs; use icnsim sweep\n", sets[i]);
+                    cfg_free(&c);
                     return EXIT_CONFIG;
                 }
             }
@@ -124,6 +125,5 @@ int main(int argc, char **argv)
     if (sweep) rc = run_sweep(&c, sets, nsets, outdir, jobs, quiet);
     else rc = run_one(&c, outdir, !quiet, isatty(2), NULL);
     cfg_free(&c);
-    free(sets);
     return rc;
 }

@@ -161,7 +161,12 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
             cfg_set(&tmp, (key_id)d.key, d.vals[v], origin, 0);
             cfg_free(&tmp);
         }
-        if (d.n == 1) { cfg_set(base, (key_id)d.key, d.vals[0], origin, 0); continue; }
+        if (d.n == 1) {
+            cfg_set(base, (key_id)d.key, d.vals[0], origin, 0);
+            free(d.vals[0]);
+            free(d.vals);
+            continue;
+        }
         dims[ndims++] = d;
         npoints *= d.n;
         if (npoints > 1000000) bad_sweep(sets[i], "sweep has more than a million points");
@@ -251,7 +256,7 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
     if (!quiet) {
         printf("icnsim sweep '%s': %ld points (%d reused from an earlier run), results in %s/\n\n  ", base->name, npoints, skipped, outdir);
         for (int d = 0; d < ndims; d++) printf("%-22s ", icn_keys[dims[d].key].name);
-        printf("%10s %10s %12s %12s %9s\n", "accepted", "offered", "lat_mean_ns", "lat_p99_ns", "status");
+        printf("%10s %10s %12s %12s %12s %9s\n", "accepted", "offered", "lat_mean_ns", "net_mean_ns", "net_p99_ns", "status");
     }
     for (long pt = 0; pt < npoints; pt++) {
         char p2[4200];
@@ -269,7 +274,7 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         if (!quiet) {
             printf("  ");
             for (int d = 0; d < ndims; d++) printf("%-22s ", f[1 + dims[d].key]);
-            printf("%10s %10s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 8], f[m]);
+            printf("%10s %10s %12s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 10], f[m + 12], f[m]);
         }
         free(txt);
         free(dirs[pt]);

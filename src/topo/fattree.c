@@ -17,7 +17,7 @@ static void build(sim_t *s, cfg_t *c, int rlft)
     for (int64_t i = 1; i < T; i++) N *= (uint64_t)K;
     if (N > 4000000) cfg_fail(c, K_TOPO_STAGES, "the network would have %llu end nodes; at most 4 million are supported", (unsigned long long)N);
 
-    fattree_t *ft = xcalloc(1, sizeof *ft);
+    fattree_t *ft = xcalloc(1, sizeof *ft);   /* re-allocated below with its arrays */
     ft->K = (uint32_t)K;
     ft->T = (uint32_t)T;
     ft->top = (uint32_t)top;
@@ -31,9 +31,11 @@ static void build(sim_t *s, cfg_t *c, int rlft)
         S += l < ft->T ? ft->N / ft->K : ft->kpow[ft->T - 1];
     }
     ft->stage_off[ft->T + 1] = S;
-    ft->g = xmalloc(S * sizeof *ft->g);
-    ft->j = xmalloc(S * sizeof *ft->j);
-    ft->stage = xmalloc(S);
+    /* one block, so the simulation frees the topology with a single free() */
+    ft = xrealloc(ft, sizeof *ft + (size_t)S * (2 * sizeof(uint32_t) + 1));
+    ft->g = (uint32_t *)(ft + 1);
+    ft->j = ft->g + S;
+    ft->stage = (uint8_t *)(ft->j + S);
     uint16_t *np = xmalloc(S * sizeof *np);
     for (uint32_t l = 1; l <= ft->T; l++)
         for (uint32_t w = ft->stage_off[l]; w < ft->stage_off[l + 1]; w++) {
