@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# make bench: speed of the packet-level model. A benchmark, not a test: it
+# prints figures and asserts nothing. Each case is one run; perf.csv holds
+# the wall time, events, packet-hops and peak memory of that run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/out
+mkdir -p "$out"
+bin=./icnsim
+
+row() {   # name, then icnsim run arguments
+    local name=$1; shift
+    "$bin" run "$@" -q -o "$out/$name" >/dev/null
+    local perf acc
+    perf=$(tail -n 1 "$out/$name/perf.csv")
+    acc=$(tail -n 1 "$out/$name/summary.csv" | awk -F, '{print $(NF-20)}')
+    IFS=, read -r wall events hops evps hps rss <<<"$perf"
+    printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s\n" "$name" "$wall" "$hops" \
+        "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc"
+}
+
+printf "%-34s %8s %12s %11s %11s %9s %9s\n" case wall_s packet_hops Mhops/s Mevents/s peak_MB accepted
+row seed002-hs10-1-dmodk-11664 experiments/seed002/hs10-1-dmodk.ini
+row seed002-hs10-1-dmodk-432   experiments/seed002/hs10-1-dmodk-432.ini
+# Scaling: uniform traffic at 60 % load, 200 us after a 50 us warm-up, on
+# growing 3-stage RLFTs. Cost per simulated packet-hop should stay flat.
+for k in 6 12 18; do
+    n=$((2 * k * k * k))
+    row "uniform-0.6-rlft-k$k-$n" experiments/seed002/base-11664.ini -s topology.k=$k -s load=0.6 \
+        -s time.warmup=50us -s time.measure=200us
+done
