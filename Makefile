@@ -59,3 +59,12 @@ clean:
 	rm -rf build build-san icnsim
 
 -include $(LIBOBJ:.o=.d) $(MAINOBJ:.o=.d) $(TESTOBJ:.o=.d)
+
+# Event-queue microbenchmark and cross-check: the original heap against
+# src/core/evq.c (same pop sequence, then speed).
+.PHONY: bench-evq
+EVQ_BENCH_SRC := bench/evq_bench.c src/core/evq.c src/core/util.c
+bench-evq:
+	@mkdir -p build
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 $(WARN) -o build/evq_bench $(EVQ_BENCH_SRC)
+	build/evq_bench

@@ -1,57 +1,307 @@
 #include "evq.h"
 #include "util.h"
 #include <stdlib.h>
+#include <string.h>
+
+/* See evq.h for the design. Invariants:
+ *  - every wheel event e has e.time >= cur and sits on level
+ *    L = highest differing digit of (e.time ^ cur) (0 if none), slot = digit
+ *    L of e.time; so lower levels hold earlier times, and within a level the
+ *    slot order is the time order;
+ *  - every slot holds its events in insertion (sequence) order: pushes append
+ *    the largest sequence number so far, and a cascade, which only happens
+ *    when every lower level is empty, deals a slot's events out in order.
+ *    A level-0 slot holds a single time, so its head is the (time, seq)
+ *    minimum of that time, and no comparison is ever needed;
+ *  - early-heap events were pushed before cur; pops merge the two sources by
+ *    (time, ord). */
+
+#define MASK          (EVQ_SLOTS - 1)
+#define CHUNK_EVENTS  42
+#define BLOCK_CHUNKS  64
+
+typedef struct evq_chunk {
+    struct evq_chunk *next;
+    event_t ev[CHUNK_EVENTS];
+} chunk_t;
+
+typedef struct block {
+    struct block *next;
+    chunk_t c[BLOCK_CHUNKS];
+} block_t;
+
+typedef struct evq_ent {   /* early-heap entry */
+    event_t e;
+} ent_t;
 
 static inline int before(const event_t *x, const event_t *y)
 {
     return x->time < y->time || (x->time == y->time && x->ord < y->ord);
 }
 
-void evq_init(evq_t *q)
+/* ---- chunk pool ---- */
+
+static chunk_t *chunk_refill(evq_t *q)
 {
-    q->cap = 1024;
-    q->n = 0;
-    q->seq = 0;
-    q->pushed = 0;
-    q->h = xmalloc(q->cap * sizeof *q->h);
+    block_t *b = xmalloc(sizeof *b);
+    b->next = q->blocks;
+    q->blocks = b;
+    for (size_t i = BLOCK_CHUNKS - 1; i > 0; i--) {
+        b->c[i].next = q->free_chunks;
+        q->free_chunks = &b->c[i];
+    }
+    return &b->c[0];
 }
 
-void evq_free(evq_t *q) { free(q->h); q->h = NULL; q->n = q->cap = 0; }
+static inline chunk_t *chunk_get(evq_t *q)
+{
+    chunk_t *c = q->free_chunks;
+    if (__builtin_expect(c != NULL, 1)) {
+        q->free_chunks = c->next;
+        return c;
+    }
+    return chunk_refill(q);
+}
+
+static inline void chunk_put(evq_t *q, chunk_t *c)
+{
+    c->next = q->free_chunks;
+    q->free_chunks = c;
+}
+
+/* ---- wheel ---- */
+
+static inline void slot_mark(evq_t *q, unsigned L, unsigned s)
+{
+    q->bits[L][s >> 6] |= 1ull << (s & 63);
+    q->nslots[L]++;
+    q->levmask |= 1u << L;
+}
+
+static inline void slot_unmark(evq_t *q, unsigned L, unsigned s)
+{
+    q->bits[L][s >> 6] &= ~(1ull << (s & 63));
+    if (!--q->nslots[L]) q->levmask &= ~(1u << L);
+}
+
+static inline void slot_append(evq_t *q, unsigned L, unsigned s, const event_t *e)
+{
+    evq_slot_t *sl = &q->slot[L][s];
+    chunk_t *c = sl->tail;
+    if (!c) {
+        c = chunk_get(q);
+        c->next = NULL;
+        sl->head = sl->tail = c;
+        sl->rd = sl->wr = 0;
+        sl->min = sl->max = e->time;
+        slot_mark(q, L, s);
+    } else {
+        if (e->time < sl->min) sl->min = e->time;
+        if (e->time > sl->max) sl->max = e->time;
+        if (sl->wr == CHUNK_EVENTS) {
+            chunk_t *nc = chunk_get(q);
+            nc->next = NULL;
+            c->next = nc;
+            sl->tail = c = nc;
+            sl->wr = 0;
+        }
+    }
+    c->ev[sl->wr++] = *e;
+}
+
+static inline void wheel_insert(evq_t *q, const event_t *e)
+{
+    uint64_t x = e->time ^ q->cur;
+    unsigned L = x ? (unsigned)(63 - __builtin_clzll(x)) / EVQ_DIGIT : 0;
+    unsigned s = (unsigned)(e->time >> (L * EVQ_DIGIT)) & MASK;
+    slot_append(q, L, s, e);
+}
+
+/* First non-empty slot >= from, on a level known to have one there. */
+static inline unsigned first_set(const uint64_t *w, unsigned from)
+{
+    unsigned i = from >> 6;
+    uint64_t m = w[i] & (~0ull << (from & 63));
+    while (!m) m = w[++i];
+    return i * 64 + (unsigned)__builtin_ctzll(m);
+}
+
+/* Deal the events of slot (L, s) out onto lower levels, with cur rebased on
+ * their minimum. Only called when levels 0..L-1 are empty. */
+static void cascade(evq_t *q, unsigned L, unsigned s)
+{
+    evq_slot_t *sl = &q->slot[L][s];
+    chunk_t *c = sl->head, *tail = sl->tail;
+    uint32_t rd = sl->rd, wr = sl->wr;
+    sl->head = sl->tail = NULL;
+    slot_unmark(q, L, s);
+    q->cur = sl->min;
+    if (sl->min == sl->max) {          /* a single time: the chain moves to level 0 whole */
+        unsigned d = (unsigned)(q->cur & MASK);
+        evq_slot_t *z = &q->slot[0][d];
+        z->head = c;
+        z->tail = tail;
+        z->rd = rd;
+        z->wr = wr;
+        z->min = z->max = q->cur;
+        slot_mark(q, 0, d);
+        return;
+    }
+    for (chunk_t *p = c; p;) {
+        uint32_t end = p == tail ? wr : CHUNK_EVENTS;
+        for (uint32_t i = p == c ? rd : 0; i < end; i++) wheel_insert(q, &p->ev[i]);
+        chunk_t *next = p->next;
+        chunk_put(q, p);
+        p = next;
+    }
+}
+
+/* Earliest wheel time (wheel not empty), without moving anything. */
+static inline simtime_t wheel_min(const evq_t *q)
+{
+    if (q->levmask & 1)
+        return (q->cur & ~(uint64_t)MASK) | first_set(q->bits[0], (unsigned)(q->cur & MASK));
+    unsigned L = (unsigned)__builtin_ctz(q->levmask);
+    return q->slot[L][first_set(q->bits[L], 0)].min;
+}
+
+/* Move cur to the earliest wheel time (wheel not empty), cascading while
+ * level 0 is empty, and return that time's level-0 slot. */
+static inline evq_slot_t *wheel_front(evq_t *q)
+{
+    if (!(q->levmask & 1)) {
+        unsigned L = (unsigned)__builtin_ctz(q->levmask);
+        cascade(q, L, first_set(q->bits[L], 0));
+    }
+    unsigned s = first_set(q->bits[0], (unsigned)(q->cur & MASK));
+    q->cur = (q->cur & ~(uint64_t)MASK) | s;
+    return &q->slot[0][s];
+}
+
+/* ---- fallback binary heap for events scheduled before cur ---- */
+
+static void early_push(evq_t *q, const event_t *e)
+{
+    if (q->nearly == q->early_cap) {
+        q->early_cap = q->early_cap ? 2 * q->early_cap : 64;
+        q->early = xrealloc(q->early, q->early_cap * sizeof *q->early);
+    }
+    ent_t *h = q->early;
+    size_t i = q->nearly++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!before(e, &h[p].e)) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i].e = *e;
+}
+
+static void early_pop(evq_t *q, event_t *out)
+{
+    ent_t *h = q->early;
+    *out = h[0].e;
+    ent_t last = h[--q->nearly];
+    size_t n = q->nearly, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && before(&h[c + 1].e, &h[c].e)) c++;
+        if (!before(&h[c].e, &last.e)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (n) h[i] = last;
+}
+
+static void set_top(evq_t *q)
+{
+    q->top = q->nwheel ? wheel_min(q) : SIMTIME_MAX;
+    if (q->nearly && q->early[0].e.time < q->top) q->top = q->early[0].e.time;
+}
+
+/* ---- interface ---- */
+
+void evq_init(evq_t *q)
+{
+    memset(q, 0, sizeof *q);
+    q->bits = xcalloc(EVQ_LEVELS, sizeof *q->bits);
+    q->slot = xcalloc(EVQ_LEVELS, sizeof *q->slot);
+}
+
+void evq_free(evq_t *q)
+{
+    for (block_t *b = q->blocks, *nb; b; b = nb) {
+        nb = b->next;
+        free(b);
+    }
+    free(q->bits);
+    free(q->slot);
+    free(q->early);
+    memset(q, 0, sizeof *q);
+}
 
 void evq_push(evq_t *q, simtime_t t, unsigned type, uint32_t a, uint32_t b)
 {
-    if (q->n == q->cap) {
-        q->cap *= 2;
-        q->h = xrealloc(q->h, q->cap * sizeof *q->h);
-    }
     event_t e = { t, (q->seq++ << 8) | (type & 0xff), a, b };
     q->pushed++;
-    size_t i = q->n++;
-    while (i > 0) {
-        size_t p = (i - 1) >> 2;
-        if (!before(&e, &q->h[p])) break;
-        q->h[i] = q->h[p];
-        i = p;
+    if (__builtin_expect(t < q->cur, 0)) {
+        if (q->nwheel) {           /* earlier than the wheel's base */
+            early_push(q, &e);
+            goto done;
+        }
+        q->cur = t;                /* empty wheel: rebase it */
     }
-    q->h[i] = e;
+    wheel_insert(q, &e);
+    q->nwheel++;
+done:
+    if (!q->n++ || t < q->top) q->top = t;
 }
 
 int evq_pop(evq_t *q, event_t *out)
 {
     if (!q->n) return 0;
-    *out = q->h[0];
-    event_t last = q->h[--q->n];
-    size_t n = q->n, i = 0;
-    for (;;) {
-        size_t c = 4 * i + 1;
-        if (c >= n) break;
-        size_t best = c, end = c + 4 < n ? c + 4 : n;
-        for (size_t k = c + 1; k < end; k++)
-            if (before(&q->h[k], &q->h[best])) best = k;
-        if (!before(&q->h[best], &last)) break;
-        q->h[i] = q->h[best];
-        i = best;
+    q->n--;
+    if (__builtin_expect(q->nearly != 0, 0)) {
+        const evq_slot_t *f = q->nwheel ? wheel_front(q) : NULL;
+        if (!f || before(&q->early[0].e, &f->head->ev[f->rd])) {
+            early_pop(q, out);
+            set_top(q);
+            return 1;
+        }
     }
-    if (n) q->h[i] = last;
+    evq_slot_t *sl = wheel_front(q);
+    chunk_t *c = sl->head;
+    *out = c->ev[sl->rd++];
+    q->nwheel--;
+    q->top = q->cur;
+    if (c == sl->tail) {
+        if (sl->rd == sl->wr) {
+            chunk_put(q, c);
+            sl->head = sl->tail = NULL;
+            slot_unmark(q, 0, (unsigned)(q->cur & MASK));
+            if (q->nwheel) q->top = wheel_min(q);
+        }
+    } else if (sl->rd == CHUNK_EVENTS) {
+        sl->head = c->next;
+        sl->rd = 0;
+        chunk_put(q, c);
+    }
+    if (__builtin_expect(q->nearly != 0, 0)) set_top(q);
     return 1;
+}
+
+void evq_foreach(const evq_t *q, void (*fn)(const event_t *e, void *arg), void *arg)
+{
+    for (size_t i = 0; i < q->nearly; i++) fn(&q->early[i].e, arg);
+    for (unsigned L = 0; L < EVQ_LEVELS; L++) {
+        if (!(q->levmask & (1u << L))) continue;
+        for (unsigned s = 0; s < EVQ_SLOTS; s++) {
+            const evq_slot_t *sl = &q->slot[L][s];
+            for (const chunk_t *p = sl->head; p; p = p->next) {
+                uint32_t end = p == sl->tail ? sl->wr : CHUNK_EVENTS;
+                for (uint32_t i = p == sl->head ? sl->rd : 0; i < end; i++) fn(&p->ev[i], arg);
+            }
+        }
+    }
 }

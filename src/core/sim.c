@@ -244,10 +244,13 @@ static void dispatch(sim_t *s, const event_t *e)
     case EV_ARRIVE: switch_arrive(s, e->a, e->b); break;
     case EV_XDONE: port_xdone(s, e->a); break;
     case EV_CREDIT: {
+        /* Credits can only enable a transmission on their own output; if it
+         * is busy, the end of that transmission will serve the device. */
         s->credits[e->a] += (int32_t)e->b;
-        uint32_t dev = s->port[e->a / s->nvc].dev;
-        if (dev & NIC_BIT) sim_touch_nic(s, dev & ~NIC_BIT);
-        else sim_touch_switch(s, dev);
+        const port_t *o = &s->port[e->a / s->nvc];
+        if (o->out_busy) break;
+        if (o->dev & NIC_BIT) sim_touch_nic(s, o->dev & ~NIC_BIT);
+        else sim_touch_switch(s, o->dev);
         break;
     }
     case EV_DELIVER:
@@ -311,6 +314,24 @@ int sim_drain(sim_t *s, simtime_t extra)
 
 /* ---- invariants ---- */
 
+struct owed { sim_t *s; int64_t *expect; uint64_t in_links; };
+
+/* Packets on links and credits on their way back, from the pending events. */
+static void owed_by_event(const event_t *e, void *arg)
+{
+    struct owed *o = arg;
+    sim_t *s = o->s;
+    switch (ev_type(e)) {
+    case EV_ARRIVE:
+        o->in_links++;
+        o->expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += s->pkt[e->b].size;
+        break;
+    case EV_DELIVER: o->in_links++; break;
+    case EV_CREDIT: o->expect[e->a] += e->b; break;
+    default: break;
+    }
+}
+
 int sim_check_invariants(sim_t *s, int drained)
 {
     int bad = 0;
@@ -329,15 +350,9 @@ int sim_check_invariants(sim_t *s, int drained)
         uint32_t g = b / s->nvc;
         if (!(s->port[g].dev & NIC_BIT)) expect[s->port[g].peer * s->nvc + b % s->nvc] += q->bytes;
     }
-    for (size_t i = 0; i < s->evq.n; i++) {
-        const event_t *e = &s->evq.h[i];
-        switch (ev_type(e)) {
-        case EV_ARRIVE: in_links++; expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += s->pkt[e->b].size; break;
-        case EV_DELIVER: in_links++; break;
-        case EV_CREDIT: expect[e->a] += e->b; break;
-        default: break;
-        }
-    }
+    struct owed o = { s, expect, 0 };
+    evq_foreach(&s->evq, owed_by_event, &o);
+    in_links = o.in_links;
     if (in_buffers + in_links != s->pkt_live) {
         fprintf(stderr, "invariant: %u live packets but %llu in buffers + %llu on links\n", s->pkt_live,
                 (unsigned long long)in_buffers, (unsigned long long)in_links);

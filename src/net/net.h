@@ -34,6 +34,11 @@ typedef struct vcq {
     uint32_t head, tail;  /* packet FIFO */
     uint32_t npk;
     uint32_t bytes;       /* occupancy, including a packet whose tail is still leaving */
+    /* copy of the head packet's route, so allocation never touches packet memory */
+    uint32_t head_size;
+    uint16_t head_out;
+    uint8_t head_ovc;
+    uint8_t pad_;
 } vcq_t;
 
 typedef struct port {
@@ -58,6 +63,8 @@ typedef struct sw {
     uint8_t stage;        /* 1 = leaf */
     uint8_t pending;      /* on the service list */
     uint64_t waiting;     /* inputs whose VC queues hold packets (bit per local port) */
+    uint64_t in_busy;     /* inputs feeding the crossbar */
+    uint64_t out_busy;    /* outputs transmitting */
 } sw_t;
 
 typedef struct nic {

@@ -10,6 +10,7 @@
 #include "link.h"
 #include "policy.h"
 #include "../core/util.h"
+#include <string.h>
 
 static uint32_t msg_alloc(sim_t *s, uint32_t npk, simtime_t gen)
 {
@@ -125,6 +126,15 @@ void nic_deliver(sim_t *s, uint32_t id)
     pkt_release(s, id);
 }
 
+/* Messages generated in [a, b) by a process with first arrival t0 and a
+ * constant gap g: those with t0 + k g in [a, b). */
+static uint64_t count_fixed(simtime_t t0, simtime_t g, simtime_t a, simtime_t b)
+{
+    simtime_t lo = a > t0 ? (a - t0 + g - 1) / g : 0;   /* first k with t >= a */
+    simtime_t hi = b > t0 ? (b - t0 + g - 1) / g : 0;   /* first k with t >= b */
+    return hi > lo ? hi - lo : 0;
+}
+
 void nic_count_generated(sim_t *s)
 {
     stats_t *st = &s->st;
@@ -134,13 +144,27 @@ void nic_count_generated(sim_t *s)
     for (uint32_t n = 0; n < s->nnodes; n++) {
         rng_t r = s->nic[n].arrival0;
         if (s->nic[n].silent) continue;
-        for (simtime_t t = s->process->gap(&r, slot, s->load); t < s->end;) {
+        simtime_t t = s->process->gap(&r, slot, s->load);
+        rng_t probe = r;
+        simtime_t g = s->process->gap(&probe, slot, s->load);
+        if (t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
+            /* the process drew no random number: gaps are constant */
+            uint64_t all = count_fixed(t, g, 0, s->end), win = count_fixed(t, g, s->warmup, s->stop);
+            st->gen_pkts += all * npk;
+            st->w_gen_pkts += win * npk;
+            st->w_gen_bytes += win * s->msg_size;
+            for (uint32_t b = 0; b < st->nbins; b++)
+                st->ts_gen_pkts[b] += count_fixed(t, g, (simtime_t)b * st->interval, (simtime_t)(b + 1) * st->interval) * npk;
+            continue;
+        }
+        for (; t < s->end;) {
             st->gen_pkts += npk;
-            st->ts_gen_pkts[t / st->interval] += npk;
-            if (t >= s->warmup) { st->w_gen_pkts += npk; st->w_gen_bytes += s->msg_size; }
-            simtime_t g = s->process->gap(&r, slot, s->load);
-            if (g == SIMTIME_MAX) break;
-            t += g;
+            int64_t bin = ts_bin(st, t);
+            if (bin >= 0) st->ts_gen_pkts[bin] += npk;
+            if (t >= s->warmup && t < s->stop) { st->w_gen_pkts += npk; st->w_gen_bytes += s->msg_size; }
+            simtime_t gap = s->process->gap(&r, slot, s->load);
+            if (gap == SIMTIME_MAX) break;
+            t += gap;
         }
     }
 }
