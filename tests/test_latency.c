@@ -33,6 +33,7 @@ TEST(latency_zero_load_matches_formula)
         CHECK(hist_mean(&s.st.net) <= want * 1.01, "H=%d: mean %.0f ps, formula %llu", H, hist_mean(&s.st.net), (unsigned long long)want);
         CHECK(fabs((double)s.st.w_hops_sum / (double)s.st.w_lat_pkts - H) < 1e-9, "hops per packet %f, want %d",
               (double)s.st.w_hops_sum / (double)s.st.w_lat_pkts, H);
+        CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
         sim_free(&s);
         cfg_free(&c);
     }
@@ -55,6 +56,8 @@ TEST(latency_message_split_into_packets)
     CHECK(s.st.msg.n > 50, "only %llu messages", (unsigned long long)s.st.msg.n);
     CHECK(s.st.msg.min == want, "message latency %llu ps, want %llu", (unsigned long long)s.st.msg.min, (unsigned long long)want);
     CHECK(s.st.net.min == 2 * 10000 + 163840, "smallest packet latency %llu", (unsigned long long)s.st.net.min);
+    CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
+    CHECK(sim_drain(&s, 1000000000ull) == 0 && s.pkt_live == 0 && sim_check_invariants(&s, 1) == 0, "drain");
     sim_free(&s);
     cfg_free(&c);
 }

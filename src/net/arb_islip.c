@@ -17,25 +17,40 @@ static void match_islip(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *matc
     const sw_t *sw = &s->sw[w];
     unsigned n = sw->nports;
     port_t *pt = &s->port[sw->port0];
-    uint64_t free_in = 0, free_out = ~0ull, reqout[MAX_RADIX];
-    for (unsigned i = 0; i < n; i++) { match[i] = 0xff; if (req[i]) free_in |= 1ull << i; }
+    uint64_t free_in = 0, free_out = ~0ull, all = 0;
+    uint64_t reqout[MAX_RADIX], grants[MAX_RADIX];
+    for (unsigned i = 0; i < n; i++) {
+        match[i] = 0xff;
+        if (req[i]) { free_in |= 1ull << i; all |= req[i]; }
+    }
+    if (!(all & (all - 1))) {
+        /* One output requested: iSLIP reduces to its grant pointer (the
+         * winner then accepts it, and both pointers move as in iteration 1). */
+        unsigned o = (unsigned)__builtin_ctzll(all), i = rr_pick(free_in, pt[o].grant_ptr, n);
+        match[i] = (uint8_t)o;
+        pt[o].grant_ptr = (uint8_t)((i + 1) % n);
+        pt[i].accept_ptr = (uint8_t)((o + 1) % n);
+        return;
+    }
     for (int it = 0; it < s->islip_iters && free_in; it++) {
-        uint64_t grants[MAX_RADIX] = { 0 }, outs = 0;
-        for (unsigned o = 0; o < n; o++) reqout[o] = 0;
+        uint64_t outs = 0;
+        /* requests, seen from the outputs */
         for (uint64_t m = free_in; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctzll(m);
+            grants[i] = 0;
             for (uint64_t r = req[i] & free_out; r; r &= r - 1) {
                 unsigned o = (unsigned)__builtin_ctzll(r);
+                if (!(outs >> o & 1)) { outs |= 1ull << o; reqout[o] = 0; }
                 reqout[o] |= 1ull << i;
-                outs |= 1ull << o;
             }
         }
         if (!outs) break;
+        /* grant: each output picks the requesting input at or after its pointer */
         for (uint64_t m = outs; m; m &= m - 1) {
             unsigned o = (unsigned)__builtin_ctzll(m);
-            unsigned i = rr_pick(reqout[o], pt[o].grant_ptr, n);
-            grants[i] |= 1ull << o;
+            grants[rr_pick(reqout[o], pt[o].grant_ptr, n)] |= 1ull << o;
         }
+        /* accept: each input picks the granting output at or after its pointer */
         for (uint64_t m = free_in; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctzll(m);
             if (!grants[i]) continue;
