@@ -69,6 +69,7 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("", "-s load=0.1:0.1:0.5", 2, (const char *[]){ "icnsim sweep", NULL });
     expect_error("", "-j 2", 2, (const char *[]){ "sweep", NULL });
     expect_error("", "--frobnicate", 2, (const char *[]){ "unknown option", NULL });
+    expect_error("[time]\nmeasure = 1s\ninterval = 1ns\n", "", 2, (const char *[]){ "bad.ini:3", "time.interval", "samples", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
     char out[4096], cmd[600];
     snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", bin());

@@ -158,7 +158,11 @@ void sim_setup(sim_t *s, cfg_t *c)
             evq_push(&s->evq, nc->next_gen, EV_NIC_WAKE, n, 0);
         }
     }
-    stats_init(&s->st, cfg_u64(c, K_TIME_INTERVAL), s->end);
+    uint64_t interval = cfg_u64(c, K_TIME_INTERVAL);
+    if (s->end / interval > 10000000)
+        cfg_fail(c, K_TIME_INTERVAL, "the run would have %llu time-series samples (at most 10 million); use a longer interval",
+                 (unsigned long long)(s->end / interval));
+    stats_init(&s->st, interval, s->end);
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
     cfg_check_unused(c);
 }
