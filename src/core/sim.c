@@ -119,6 +119,7 @@ void sim_setup(sim_t *s, cfg_t *c)
 
     s->credits = xmalloc((size_t)s->nports * s->nvc * sizeof *s->credits);
     s->vq = xcalloc((size_t)s->nports * s->nvc, sizeof *s->vq);
+    s->want = xcalloc(s->nports, sizeof *s->want);
     for (uint32_t g = 0; g < s->nports; g++) {
         uint32_t cap = (s->port[s->port[g].peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
         for (uint32_t v = 0; v < s->nvc; v++) {
@@ -170,6 +171,7 @@ void sim_setup(sim_t *s, cfg_t *c)
 void sim_free(sim_t *s)
 {
     evq_free(&s->evq);
+    free(s->want);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
     free(s->pkt); free(s->msg_left); free(s->msg_gen); free(s->pend);
     free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);

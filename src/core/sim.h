@@ -40,6 +40,7 @@ typedef struct sim {
     nic_t *nic;
     int32_t *credits;        /* [port * nvc + vc] bytes free downstream */
     vcq_t *vq;               /* [port * nvc + vc] */
+    uint64_t *want;          /* [switch output port]: inputs whose VC head wants it */
     uint32_t vc_cap_sw, vc_cap_nic;   /* bytes per VC of a switch / NIC input buffer */
 
     /* packets */

@@ -12,16 +12,17 @@ static inline unsigned rr_pick(uint64_t m, unsigned p, unsigned n)
     return i < n ? i : (unsigned)__builtin_ctzll(m);
 }
 
-static void match_islip(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *match)
+static void match_islip(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, uint8_t *match)
 {
     const sw_t *sw = &s->sw[w];
     unsigned n = sw->nports;
     port_t *pt = &s->port[sw->port0];
-    uint64_t free_in = 0, free_out = ~0ull, all = 0;
+    uint64_t free_in = in, free_out = ~0ull, all = 0;
     uint64_t reqout[MAX_RADIX], grants[MAX_RADIX];
-    for (unsigned i = 0; i < n; i++) {
+    for (uint64_t m = in; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
         match[i] = 0xff;
-        if (req[i]) { free_in |= 1ull << i; all |= req[i]; }
+        all |= req[i];
     }
     if (!(all & (all - 1))) {
         /* One output requested: iSLIP reduces to its grant pointer (the
@@ -69,15 +70,15 @@ static void match_islip(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *matc
 /* Plain round-robin: outputs in turn each take the next requesting input
  * after their pointer that is still free; pointers always advance past the
  * winner. One pass, no accept phase. */
-static void match_rr(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *match)
+static void match_rr(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, uint8_t *match)
 {
     const sw_t *sw = &s->sw[w];
     unsigned n = sw->nports;
     port_t *pt = &s->port[sw->port0];
-    uint64_t free_in = 0, reqout[MAX_RADIX] = { 0 };
-    for (unsigned i = 0; i < n; i++) {
+    uint64_t free_in = in, reqout[MAX_RADIX] = { 0 };
+    for (uint64_t m = in; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
         match[i] = 0xff;
-        if (req[i]) free_in |= 1ull << i;
         for (uint64_t r = req[i]; r; r &= r - 1) reqout[__builtin_ctzll(r)] |= 1ull << i;
     }
     for (unsigned o = 0; o < n && free_in; o++) {

@@ -62,7 +62,7 @@ typedef struct sw {
     uint16_t nports;
     uint8_t stage;        /* 1 = leaf */
     uint8_t pending;      /* on the service list */
-    uint64_t waiting;     /* inputs whose VC queues hold packets (bit per local port) */
+    uint64_t wanted;      /* outputs that some input's VC head wants (bit per local port) */
     uint64_t in_busy;     /* inputs feeding the crossbar */
     uint64_t out_busy;    /* outputs transmitting */
 } sw_t;

@@ -26,9 +26,11 @@ typedef struct queuing_ops {
 
 typedef struct arbiter_ops {
     const char *name, *desc;
-    /* req[i] = outputs input i requests (bit per local port). Fill match[i] with
-     * the output granted to input i, or 0xff. Pointers live in the ports. */
-    void (*match)(sim_t *s, uint32_t w, const uint64_t *req, uint8_t *match);
+    /* For each input i in `in` (a non-empty mask), req[i] is the non-empty set
+     * of outputs it requests (bit per local port); entries outside `in` are
+     * undefined. Set match[i] for every i in `in`: the output granted, or 0xff.
+     * Pointers live in the ports. */
+    void (*match)(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, uint8_t *match);
 } arbiter_ops;
 
 typedef struct pattern_ops {

@@ -30,6 +30,24 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     }
 }
 
+/* want[o] tracks which inputs have a VC head routed to output o. */
+static inline void want_set(sim_t *s, sw_t *sw, unsigned i, unsigned o)
+{
+    s->want[sw->port0 + o] |= 1ull << i;
+    sw->wanted |= 1ull << o;
+}
+
+/* Input i's VC head for output o left: clear the bit unless another VC head
+ * of the same input still wants o. */
+static inline void want_clear(sim_t *s, sw_t *sw, unsigned i, unsigned o)
+{
+    const vcq_t *q = &s->vq[(sw->port0 + i) * s->nvc];
+    for (uint32_t v = 0; v < s->nvc; v++)
+        if (q[v].npk && q[v].head_out == o) return;
+    uint64_t *wm = &s->want[sw->port0 + o];
+    if (!(*wm &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+}
+
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
 {
     packet_t *p = &s->pkt[id];
@@ -50,7 +68,7 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
         q->head_out = p->out;
         q->head_ovc = p->out_vc;
         sw_t *sw = &s->sw[w];
-        sw->waiting |= 1ull << in->local;
+        want_set(s, sw, in->local, p->out);
         /* Serve only if it can go now; otherwise the end of the busy input's
          * or output's transfer, or the missing credits, will serve the switch. */
         if (!in->in_busy && !(sw->out_busy >> p->out & 1) &&
@@ -80,62 +98,63 @@ void port_xdone(sim_t *s, uint32_t go)
     sim_touch_switch(s, o->dev);
 }
 
-/* Can the head of queue q go now? (free_out: this switch's idle outputs) */
-static inline int head_ready(const sim_t *s, uint32_t port0, uint64_t free_out, const vcq_t *q)
-{
-    return q->npk && (free_out >> q->head_out & 1) &&
-           s->credits[(port0 + q->head_out) * s->nvc + q->head_ovc] >= (int32_t)q->head_size;
-}
-
 void switch_service(sim_t *s, uint32_t w)
 {
     sw_t *sw = &s->sw[w];
-    uint64_t req[MAX_RADIX], any = 0, free_out = ~sw->out_busy;
-    uint64_t cand = sw->waiting & ~sw->in_busy;
+    uint64_t outs = sw->wanted & ~sw->out_busy, in = 0, req[MAX_RADIX];
     uint8_t match[MAX_RADIX];
-    uint32_t nvc = s->nvc;
-    if (!cand || !(free_out & (sw->nports == 64 ? ~0ull : (1ull << sw->nports) - 1))) return;
-    for (unsigned i = 0; i < sw->nports; i++) req[i] = 0;
-    for (uint64_t m = cand; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctzll(m);
-        const vcq_t *q = &s->vq[(sw->port0 + i) * nvc];
-        for (uint32_t v = 0; v < nvc; v++)
-            if (head_ready(s, sw->port0, free_out, &q[v])) req[i] |= 1ull << q[v].head_out;
-        any |= req[i];
+    uint32_t nvc = s->nvc, port0 = sw->port0;
+    /* Requests: for each idle output that some head wants, the idle inputs
+     * whose head for it has credits downstream for the whole packet. */
+    for (; outs; outs &= outs - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(outs);
+        const int32_t *cr = &s->credits[(port0 + o) * nvc];
+        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            const vcq_t *q = &s->vq[(port0 + i) * nvc];
+            for (uint32_t v = 0; v < nvc; v++) {
+                if (!q[v].npk || q[v].head_out != o || cr[q[v].head_ovc] < (int32_t)q[v].head_size) continue;
+                if (!(in >> i & 1)) { in |= 1ull << i; req[i] = 0; }
+                req[i] |= 1ull << o;
+                break;
+            }
+        }
     }
-    if (!any) return;
-    s->arbiter->match(s, w, req, match);
-    for (unsigned i = 0; i < sw->nports; i++) {
-        if (match[i] == 0xff) continue;
-        uint32_t gi = sw->port0 + i, go = sw->port0 + match[i];
-        port_t *in = &s->port[gi];
+    if (!in) return;
+    s->arbiter->match(s, w, in, req, match);
+    for (; in; in &= in - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(in), o = match[i];
+        if (o == 0xff) continue;
+        uint32_t gi = port0 + i, go = port0 + o;
+        port_t *ip = &s->port[gi];
         vcq_t *qs = &s->vq[gi * nvc];
-        /* Round-robin among this input's VCs whose head wants the output. */
-        uint32_t v = in->vc_ptr, chosen = ICN_NIL;
+        const int32_t *cr = &s->credits[go * nvc];
+        /* Round-robin among this input's VCs whose head can go to o. */
+        uint32_t v = ip->vc_ptr, chosen = ICN_NIL;
         for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1))
-            if (head_ready(s, sw->port0, free_out, &qs[v]) && qs[v].head_out == match[i]) { chosen = v; break; }
-        if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, match[i]);
-        in->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
+            if (qs[v].npk && qs[v].head_out == o && cr[qs[v].head_ovc] >= (int32_t)qs[v].head_size) { chosen = v; break; }
+        if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
+        ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
         vcq_t *q = &qs[chosen];
         uint32_t id = q->head;
         q->head = s->pkt[id].next;
         if (--q->npk == 0) {
             q->head = q->tail = ICN_NIL;
-            int empty = 1;
-            for (uint32_t k = 0; k < nvc; k++) if (qs[k].npk) { empty = 0; break; }
-            if (empty) sw->waiting &= ~(1ull << i);
         } else {
             const packet_t *h = &s->pkt[q->head];
             q->head_size = h->size;
             q->head_out = h->out;
             q->head_ovc = h->out_vc;
         }
-        in->in_busy = 1;
-        in->rel_bytes = s->pkt[id].size;
-        in->rel_vc = (uint8_t)chosen;
+        if (!q->npk || q->head_out != o) {
+            want_clear(s, sw, i, o);
+            if (q->npk) want_set(s, sw, i, q->head_out);
+        }
+        ip->in_busy = 1;
+        ip->rel_bytes = s->pkt[id].size;
+        ip->rel_vc = (uint8_t)chosen;
         sw->in_busy |= 1ull << i;
-        sw->out_busy |= 1ull << match[i];
-        free_out &= ~(1ull << match[i]);
+        sw->out_busy |= 1ull << o;
         s->port[go].feed = gi;
         link_send(s, go, id);
     }
