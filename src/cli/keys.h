@@ -40,7 +40,8 @@
  X(TR_HS_END, "traffic.hs_end", KT_TIME, "0", 0, 1e18, "Time they go back to the pattern; 0 = never.") \
  X(TR_IHS_FRACTION, "traffic.ihs_fraction", KT_DOUBLE, "0.2", 0, 1, "Scenario ihs only: fraction of end nodes sending to the intermediate hot ports.") \
  X(OUT_DIR, "output.dir", KT_STR, "", 0, 0, "Results directory (default results/<config name>).") \
- X(OUT_TIMESERIES, "output.timeseries", KT_BOOL, "true", 0, 0, "Write timeseries.csv.")
+ X(OUT_TIMESERIES, "output.timeseries", KT_BOOL, "true", 0, 0, "Write timeseries.csv.") \
+ X(OUT_PLOTS, "output.plots", KT_NAME, "auto", 0, 0, "Render plots with gnuplot: auto (when gnuplot is on the PATH), yes (an error without it), no. The gnuplot scripts are written in any case.")
 
 typedef enum {
 #define X(id, ...) K_##id,

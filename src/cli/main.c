@@ -123,7 +123,7 @@ int main(int argc, char **argv)
     }
     int rc;
     if (sweep) rc = run_sweep(&c, sets, nsets, outdir, jobs, quiet);
-    else rc = run_one(&c, outdir, !quiet, isatty(2), NULL);
+    else rc = run_one(&c, outdir, (quiet ? 0 : RUN_VERBOSE) | (isatty(2) ? RUN_PROGRESS : 0), NULL);
     cfg_free(&c);
     return rc;
 }

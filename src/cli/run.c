@@ -1,6 +1,7 @@
 #include "run.h"
 #include "../core/sim.h"
 #include "../core/util.h"
+#include "../stats/plot.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +49,16 @@ static double wall_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int run_one(cfg_t *c, const char *dir, int verbose, int progress, result_t *out)
+int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
 {
     sim_t s;
     double t0 = wall_now();
     int ts = (int)cfg_int(c, K_OUT_TIMESERIES);
+    int plots = plot_wanted(c);
+    if ((flags & RUN_POINT) && strcmp(c->val[K_OUT_PLOTS].text, "yes")) plots = 0;   /* scripts only */
     cfg_str(c, K_OUT_DIR);
     sim_setup(&s, c);
-    s.progress_tty = progress;
+    s.progress_tty = (flags & RUN_PROGRESS) != 0;
     int rc = sim_run(&s);
     s.st.wall_seconds = wall_now() - t0;
     s.st.peak_rss_kb = peak_rss_kb();
@@ -68,7 +71,12 @@ int run_one(cfg_t *c, const char *dir, int verbose, int progress, result_t *out)
     cfg_write(c, f);
     fclose(f);
     free(p);
-    if (ts) { p = join(dir, "timeseries.csv"); write_timeseries(&s, p); free(p); }
+    if (ts) {
+        p = join(dir, "timeseries.csv");
+        write_timeseries(&s, p);
+        free(p);
+        plot_timeseries(dir, c->name, (double)s.warmup / 1e6, plots);
+    }
     p = join(dir, "nodes.csv"); write_nodes(&s, p); free(p);
     p = join(dir, "perf.csv"); write_perf(&s, p); free(p);
     p = join(dir, "summary.csv");
@@ -78,7 +86,7 @@ int run_one(cfg_t *c, const char *dir, int verbose, int progress, result_t *out)
     summary_row(f, c, &r);
     fclose(f);
     free(p);
-    if (verbose) {
+    if (flags & RUN_VERBOSE) {
         print_summary(stdout, &s, &r);
         printf("  results in %s/\n", dir);
     }

@@ -6,10 +6,15 @@
 /* The configuration used when no file is given (a 432-node RLFT, HS10-1). */
 extern const char default_ini[];
 
-/* Run one simulation of c, writing its files into dir (created). Prints the
- * readable summary on stdout when verbose. Returns the exit status (0 or 3);
- * configuration errors exit the process with status 2. */
-int run_one(cfg_t *c, const char *dir, int verbose, int progress, result_t *out);
+enum {
+    RUN_VERBOSE = 1,    /* readable summary on stdout */
+    RUN_PROGRESS = 2,   /* progress line on stderr */
+    RUN_POINT = 4,      /* a sweep point: plots only if output.plots = yes */
+};
+
+/* Run one simulation of c, writing its files into dir (created). Returns the
+ * exit status (0 or 3); configuration errors exit with status 2. */
+int run_one(cfg_t *c, const char *dir, int flags, result_t *out);
 /* mkdir -p */
 void make_dirs(const char *path);
 /* Sweep: the cartesian product of the swept -s values. */

@@ -5,6 +5,7 @@
  * summary.csv lists points in sweep order, whatever the number of workers. */
 #include "run.h"
 #include "../core/util.h"
+#include "../stats/plot.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +210,7 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
             pid_t pid = fork();
             if (pid < 0) die("fork failed");
             if (pid == 0) {
-                int rc = run_one(&c, dir, 0, 0, NULL);
+                int rc = run_one(&c, dir, RUN_POINT, NULL);
                 fflush(NULL);
                 _exit(rc);
             }
@@ -280,6 +281,19 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         free(dirs[pt]);
     }
     fclose(out);
+    /* a plot against the first swept key, if its values are plain numbers */
+    int numeric = ndims >= 1 && ndims <= 2;
+    for (int v = 0; numeric && v < dims[0].n; v++) {
+        char *end;
+        strtod(dims[0].vals[v], &end);
+        numeric = end != dims[0].vals[v] && !*end;
+    }
+    if (numeric) {
+        int m = 2 + K__COUNT;   /* 1-based column of the first metric (status) */
+        plot_sweep(outdir, base->name, 2 + dims[0].key, icn_keys[dims[0].key].name,
+                   ndims == 2 ? icn_keys[dims[1].key].name : "", ndims == 2 ? dims[1].vals : NULL,
+                   ndims == 2 ? dims[1].n : 0, m + 1, m + 10, plot_wanted(base));
+    }
     for (int d = 0; d < ndims; d++) {
         for (int v = 0; v < dims[d].n; v++) free(dims[d].vals[v]);
         free(dims[d].vals);

@@ -307,6 +307,7 @@ static int loop(sim_t *s)
 int sim_run(sim_t *s)
 {
     int rc = loop(s);
+    if (rc == EXIT_OK) s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;   /* the sample at the end time */
     if (rc == EXIT_OK) nic_count_generated(s);
     return rc;
 }
