@@ -44,7 +44,7 @@ $(BUILD)/%.o: %.c
 
 run: icnsim
 	@rm -rf results/make-run
-	./icnsim sweep -s traffic.scenario=none,hs10-1 -j 2 -o results/make-run
+	./icnsim sweep -s load=0.3,0.6,0.9 -s traffic.scenario=none,hs10-1 -j 2 -o results/make-run
 
 test: $(BIN) $(BUILD)/test_runner
 	ICNSIM=$(BIN) $(BUILD)/test_runner
