@@ -3,23 +3,23 @@
 #include "net/policy.h"
 #include <string.h>
 
-extern const topo_ops topo_rlft, topo_ntree;
-extern const routing_ops routing_dmodk;
+extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh;
+extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble;
 extern const queuing_ops queuing_1q, queuing_dbbm;
 extern const arbiter_ops arbiter_islip, arbiter_rr;
 extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, pattern_transpose,
-    pattern_shuffle, pattern_butterfly, pattern_tornado, pattern_shift;
+    pattern_shuffle, pattern_butterfly, pattern_tornado, pattern_neighbor, pattern_shift;
 extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scenario_hs25_1,
     scenario_hs10_4, scenario_hs25_4, scenario_ihs;
 extern const process_ops process_bernoulli, process_poisson;
 
-static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, NULL };
-static const routing_ops *const routings[] = { &routing_dmodk, NULL };
+static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, NULL };
+static const routing_ops *const routings[] = { &routing_dmodk, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, NULL };
 static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, NULL };
 static const arbiter_ops *const arbiters[] = { &arbiter_islip, &arbiter_rr, NULL };
 static const pattern_ops *const patterns[] = {
     &pattern_uniform, &pattern_bitrev, &pattern_bitcomp, &pattern_transpose,
-    &pattern_shuffle, &pattern_butterfly, &pattern_tornado, &pattern_shift, NULL };
+    &pattern_shuffle, &pattern_butterfly, &pattern_tornado, &pattern_neighbor, &pattern_shift, NULL };
 static const scenario_ops *const scenarios[] = {
     &scenario_none, &scenario_hotspot, &scenario_hs10_1, &scenario_hs25_1,
     &scenario_hs10_4, &scenario_hs25_4, &scenario_ihs, NULL };

@@ -66,4 +66,7 @@ TEST(core_units_parse)
     CHECK(parse_bytes("4kb", &u, &why) != 0, "lower-case kb accepted (ambiguous)");
     CHECK(parse_bandwidth("100Gbps", &d, &why) == 0 && d == 100e9, "100Gbps");
     CHECK(parse_bandwidth("12.5GB/s", &d, &why) == 0 && d == 100e9, "12.5GB/s");
+    CHECK(parse_bandwidth("16b/5.25ns", &d, &why) == 0 && fabs(d - 16 / 5.25e-9) < 1, "16b/5.25ns = %g", d);
+    CHECK(parse_bandwidth("2B/1ns", &d, &why) == 0 && fabs(d - 16e9) < 1e-3, "2B/1ns");
+    CHECK(parse_bandwidth("16x/5ns", &d, &why) != 0, "16x/5ns accepted");
 }

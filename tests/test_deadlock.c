@@ -15,7 +15,7 @@ static void cyc_route(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
     else p->out = (uint16_t)((in + 1) % ft->top);                     /* down to the next leaf */
 }
 
-static const routing_ops cyclic = { "cyclic", "test only", NULL, cyc_route };
+static const routing_ops cyclic = { "cyclic", "test only", NULL, cyc_route, 0 };
 
 TEST(deadlock_detected_and_reported)
 {

@@ -13,9 +13,11 @@
  X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
  X(TIME_DEADLOCK, "time.deadlock", KT_TIME, "500us", 1, 1e18, "Watchdog: if packets are in the network and none moves for this long, the run stops and reports a deadlock (exit status 3).") \
  X(TOPO_TYPE, "topology.type", KT_NAME, "rlft", 0, 0, "Topology: see `icnsim --list`.") \
- X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-tree arity K: ports a switch uses towards each neighbouring stage (P = 2K).") \
+ X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-trees: arity K, ports a switch uses towards each neighbouring stage (P = 2K). k-ary n-cubes: radix k, routers per dimension.") \
  X(TOPO_PORTS, "topology.ports", KT_INT, "0", 0, 128, "Switch port count P; optional, must equal 2K when given (0 = derive from topology.k).") \
- X(TOPO_STAGES, "topology.stages", KT_INT, "3", 1, 8, "Number of switch stages T (T = 1 is a single crossbar switch).") \
+ X(TOPO_STAGES, "topology.stages", KT_INT, "3", 1, 8, "Fat-trees: number of switch stages T (T = 1 is a single crossbar switch).") \
+ X(TOPO_N, "topology.n", KT_INT, "2", 1, 8, "k-ary n-cubes (torus, mesh): number of dimensions n; topology.k is the radix (routers per dimension).") \
+ X(TOPO_CONC, "topology.concentration", KT_INT, "1", 1, 16, "k-ary n-cubes: end nodes per router (node = router * concentration + i).") \
  X(LINK_BW, "link.bandwidth", KT_BW, "100Gbps", 0, 0, "Bandwidth of every link, each direction (full duplex).") \
  X(LINK_DELAY, "link.delay", KT_TIME, "6ns", 0, 1e15, "Propagation delay of every link; credits travel back with the same delay.") \
  X(SW_BUFFER, "switch.buffer", KT_BYTES, "192KB", 1, 4e9, "Input buffer per switch port, statically split into equal VCs.") \
@@ -27,6 +29,8 @@
  X(PKT_MTU, "packet.mtu", KT_BYTES, "4KB", 1, 4e9, "Largest packet; messages are split into packets of this size (the last may be shorter).") \
  X(MSG_SIZE, "traffic.message_size", KT_BYTES, "4KB", 1, 4e9, "Size of every generated message.") \
  X(ROUTING, "routing.algorithm", KT_NAME, "dmodk", 0, 0, "Routing algorithm: see `icnsim --list`.") \
+ X(ROUTING_TIE, "routing.tie", KT_NAME, "random", 0, 0, "Torus DOR routings: direction when the offset is exactly k/2: random (per packet and dimension), plus, or balanced (+ from even source coordinates, - from odd).") \
+ X(ROUTING_BUBBLE, "routing.bubble", KT_NAME, "local", 0, 0, "dor-bubble: where the bubble (room for 2 packets) is checked when a packet enters a ring: local (the router's own input queue of that ring, as the hardware of seed 004) or remote (the next router's queue).") \
  X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Static queuing scheme mapping packets to VCs at injection: see `icnsim --list`.") \
  X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \
  X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \

@@ -114,14 +114,16 @@ void sim_setup(sim_t *s, cfg_t *c)
 
     if (!(s->topo = find_topo(cfg_str(c, K_TOPO_TYPE)))) list_names_fail(c, K_TOPO_TYPE, "topology");
     s->topo->build(s, c);
-    for (uint32_t g = 0; g < s->nports; g++)
-        if (s->port[g].peer == ICN_NIL) die("topology left port %u unconnected", g);
+    for (uint32_t n = 0; n < s->nnodes; n++)
+        if (s->port[s->nic[n].port].peer == ICN_NIL) die("topology left node %u unconnected", n);
 
     s->credits = xmalloc((size_t)s->nports * s->nvc * sizeof *s->credits);
     s->vq = xcalloc((size_t)s->nports * s->nvc, sizeof *s->vq);
     s->want = xcalloc(s->nports, sizeof *s->want);
     for (uint32_t g = 0; g < s->nports; g++) {
-        uint32_t cap = (s->port[s->port[g].peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
+        /* unconnected ports (mesh boundaries) hold no credits */
+        uint32_t peer = s->port[g].peer;
+        uint32_t cap = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
         for (uint32_t v = 0; v < s->nvc; v++) {
             s->credits[g * s->nvc + v] = (int32_t)cap;
             s->vq[g * s->nvc + v].head = s->vq[g * s->nvc + v].tail = ICN_NIL;
@@ -130,8 +132,13 @@ void sim_setup(sim_t *s, cfg_t *c)
 
     if (!(s->routing = find_routing(cfg_str(c, K_ROUTING)))) list_names_fail(c, K_ROUTING, "routing algorithm");
     s->routing->setup(s, c);
-    if (!(s->queuing = find_queuing(cfg_str(c, K_QUEUING)))) list_names_fail(c, K_QUEUING, "queuing scheme");
-    s->queuing->setup(s, c);
+    if (s->routing->owns_vcs) {
+        extern const queuing_ops queuing_routing;   /* VC 0 at injection; the routing picks the rest */
+        s->queuing = &queuing_routing;
+    } else {
+        if (!(s->queuing = find_queuing(cfg_str(c, K_QUEUING)))) list_names_fail(c, K_QUEUING, "queuing scheme");
+        s->queuing->setup(s, c);
+    }
     if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
     if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
@@ -198,7 +205,7 @@ static void deadlock_report(sim_t *s)
             if (!q->npk) { b = ICN_NIL; break; }
             const packet_t *h = &s->pkt[q->head];
             uint32_t g = b / s->nvc, go = s->sw[s->port[g].dev].port0 + h->out, peer = s->port[go].peer;
-            if (s->port[peer].dev & NIC_BIT) { b = ICN_NIL; break; }
+            if (peer == ICN_NIL || (s->port[peer].dev & NIC_BIT)) { b = ICN_NIL; break; }
             b = peer * s->nvc + h->out_vc;
             step++;
         }
@@ -355,7 +362,9 @@ int sim_check_invariants(sim_t *s, int drained)
         if (bytes > q->bytes) { fprintf(stderr, "invariant: queue %u holds %u bytes, accounts %u\n", b, bytes, q->bytes); bad = 1; }
         in_buffers += cnt;
         uint32_t g = b / s->nvc;
-        if (!(s->port[g].dev & NIC_BIT)) expect[s->port[g].peer * s->nvc + b % s->nvc] += q->bytes;
+        if (!(s->port[g].dev & NIC_BIT) && s->port[g].peer != ICN_NIL)
+            expect[s->port[g].peer * s->nvc + b % s->nvc] += q->bytes;
+        else if (q->npk) { fprintf(stderr, "invariant: packets queued at unconnected port %u\n", g); bad = 1; }
     }
     struct owed o = { s, expect, 0 };
     evq_foreach(&s->evq, owed_by_event, &o);
@@ -376,8 +385,8 @@ int sim_check_invariants(sim_t *s, int drained)
         bad = 1;
     }
     for (uint32_t b = 0; b < nb; b++) {
-        uint32_t g = b / s->nvc;
-        uint32_t cap = (s->port[s->port[g].peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
+        uint32_t g = b / s->nvc, peer = s->port[g].peer;
+        uint32_t cap = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
         if (s->credits[b] < 0 || s->credits[b] + expect[b] != (int64_t)cap) {
             fprintf(stderr, "invariant: port %u vc %u: %d credits + %lld owed != capacity %u\n",
                     g, b % s->nvc, s->credits[b], (long long)expect[b], cap);

@@ -35,6 +35,7 @@ typedef struct sim {
 
     /* network */
     uint32_t nnodes, nswitches, nports, nvc;
+    uint32_t radix_k, radix_n;   /* node ids as n digits of radix k (fat-trees: k = N, n = 1), for patterns */
     port_t *port;
     sw_t *sw;
     nic_t *nic;

@@ -68,6 +68,21 @@ int parse_bytes(const char *s, uint64_t *out, const char **why)
 
 int parse_bandwidth(const char *s, double *bps, const char **why)
 {
+    /* "16b/5.25ns": so many bits (b) or bytes (B) per time, e.g. a phit per router cycle */
+    const char *slash = strchr(s, '/');
+    if (slash && slash[1] && strchr("0123456789.", slash[1])) {
+        char num[64];
+        snprintf(num, sizeof num, "%.*s", (int)(slash - s), s);
+        double v;
+        const char *u;
+        uint64_t ps;
+        if (split(num, &v, &u, why)) return -1;
+        if (strcmp(u, "b") && strcmp(u, "B")) { *why = "in 'N<unit>/<time>' the unit is b (bits) or B (bytes)"; return -1; }
+        if (parse_time_ps(slash + 1, &ps, why)) return -1;
+        if (!ps || v <= 0) { *why = "bandwidth must be positive"; return -1; }
+        *bps = v * (*u == 'B' ? 8 : 1) / ((double)ps * 1e-12);
+        return 0;
+    }
     static const struct { const char *u; double f; } tab[] = {
         { "bps", 1 }, { "Kbps", 1e3 }, { "Mbps", 1e6 }, { "Gbps", 1e9 }, { "Tbps", 1e12 },
         { "B/s", 8 }, { "KB/s", 8e3 }, { "MB/s", 8e6 }, { "GB/s", 8e9 },
@@ -82,7 +97,7 @@ int parse_bandwidth(const char *s, double *bps, const char **why)
             return 0;
         }
     }
-    *why = "unknown bandwidth unit (use bps, Kbps, Mbps, Gbps, Tbps or B/s, KB/s, MB/s, GB/s)";
+    *why = "unknown bandwidth unit (use bps, Kbps, Mbps, Gbps, Tbps, B/s, KB/s, MB/s, GB/s, or bits per time as 16b/5.25ns)";
     return -1;
 }
 

@@ -28,7 +28,14 @@ typedef struct packet {
     uint8_t out_vc;       /* VC it will use downstream */
     uint8_t hops;         /* switches crossed */
     uint8_t flags;
+    uint8_t bubble;       /* flow control for the next hop: BUBBLE_NONE, _REMOTE or _LOCAL */
+    uint16_t lq;          /* BUBBLE_LOCAL: local input port whose queue must have room for 2 packets */
 } packet_t;
+
+/* Bubble flow control (seed 004): a packet entering a ring needs room for two
+ * packets, downstream (remote) or in the router's own queue of that ring
+ * (local, plus room for one downstream); otherwise one packet (VCT). */
+enum { BUBBLE_NONE = 0, BUBBLE_REMOTE = 1, BUBBLE_LOCAL = 2 };
 
 typedef struct vcq {
     uint32_t head, tail;  /* packet FIFO */
@@ -38,7 +45,8 @@ typedef struct vcq {
     uint32_t head_size;
     uint16_t head_out;
     uint8_t head_ovc;
-    uint8_t pad_;
+    uint8_t head_bubble;
+    uint16_t head_lq;
 } vcq_t;
 
 typedef struct port {

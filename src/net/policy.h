@@ -14,8 +14,12 @@ typedef struct topo_ops {
 typedef struct routing_ops {
     const char *name, *desc;
     void (*setup)(sim_t *s, cfg_t *c);       /* checks the topology fits (else cfg_fail) */
-    /* Choose p->out (local output port) and p->out_vc at switch w, input port in. */
+    /* Choose p->out (local output port) and p->out_vc at switch w, input port
+     * in; optionally p->bubble and p->lq (bubble flow control). */
     void (*route)(sim_t *s, uint32_t w, uint32_t in, packet_t *p);
+    /* Nonzero if the routing chooses every VC itself (datelines, escape
+     * channels): packets are injected on VC 0 and no queuing scheme is used. */
+    int owns_vcs;
 } routing_ops;
 
 typedef struct queuing_ops {

@@ -30,6 +30,19 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     }
 }
 
+/* Flow control for the head of q towards its output, whose credit counters
+ * are cr[]: room for the whole packet (virtual cut-through), or for two when
+ * the packet enters a ring under the bubble rule. */
+static inline int room_ok(const sim_t *s, uint32_t port0, const int32_t *cr, const vcq_t *q)
+{
+    int32_t need = (int32_t)q->head_size;
+    if (__builtin_expect(q->head_bubble != BUBBLE_NONE, 0)) {
+        if (q->head_bubble == BUBBLE_REMOTE) need *= 2;
+        else if (s->vc_cap_sw - s->vq[(port0 + q->head_lq) * s->nvc + q->head_ovc].bytes < 2 * q->head_size) return 0;
+    }
+    return cr[q->head_ovc] >= need;
+}
+
 /* want[o] tracks which inputs have a VC head routed to output o. */
 static inline void want_set(sim_t *s, sw_t *sw, unsigned i, unsigned o)
 {
@@ -67,12 +80,15 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
         q->head_size = p->size;
         q->head_out = p->out;
         q->head_ovc = p->out_vc;
+        q->head_bubble = p->bubble;
+        q->head_lq = p->lq;
         sw_t *sw = &s->sw[w];
         want_set(s, sw, in->local, p->out);
         /* Serve only if it can go now; otherwise the end of the busy input's
-         * or output's transfer, or the missing credits, will serve the switch. */
+         * or output's transfer, or the missing credits or room, will serve the
+         * switch (a bubble's local room frees with the end of a transfer). */
         if (!in->in_busy && !(sw->out_busy >> p->out & 1) &&
-            s->credits[(sw->port0 + p->out) * s->nvc + p->out_vc] >= (int32_t)p->size)
+            room_ok(s, sw->port0, &s->credits[(sw->port0 + p->out) * s->nvc], q))
             sim_touch_switch(s, w);
     } else {
         s->pkt[q->tail].next = id;
@@ -113,7 +129,7 @@ void switch_service(sim_t *s, uint32_t w)
             unsigned i = (unsigned)__builtin_ctzll(m);
             const vcq_t *q = &s->vq[(port0 + i) * nvc];
             for (uint32_t v = 0; v < nvc; v++) {
-                if (!q[v].npk || q[v].head_out != o || cr[q[v].head_ovc] < (int32_t)q[v].head_size) continue;
+                if (!q[v].npk || q[v].head_out != o || !room_ok(s, port0, cr, &q[v])) continue;
                 if (!(in >> i & 1)) { in |= 1ull << i; req[i] = 0; }
                 req[i] |= 1ull << o;
                 break;
@@ -132,7 +148,7 @@ void switch_service(sim_t *s, uint32_t w)
         /* Round-robin among this input's VCs whose head can go to o. */
         uint32_t v = ip->vc_ptr, chosen = ICN_NIL;
         for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1))
-            if (qs[v].npk && qs[v].head_out == o && cr[qs[v].head_ovc] >= (int32_t)qs[v].head_size) { chosen = v; break; }
+            if (qs[v].npk && qs[v].head_out == o && room_ok(s, port0, cr, &qs[v])) { chosen = v; break; }
         if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
         vcq_t *q = &qs[chosen];
@@ -145,6 +161,8 @@ void switch_service(sim_t *s, uint32_t w)
             q->head_size = h->size;
             q->head_out = h->out;
             q->head_ovc = h->out_vc;
+            q->head_bubble = h->bubble;
+            q->head_lq = h->lq;
         }
         if (!q->npk || q->head_out != o) {
             want_clear(s, sw, i, o);

@@ -13,3 +13,7 @@ static uint8_t vc_dbbm(const sim_t *s, uint32_t src, uint32_t dst) { (void)src; 
 
 const queuing_ops queuing_1q = { "1q", "one queue (VC 0) for everything: no HoL-blocking prevention", setup_1q, vc_1q };
 const queuing_ops queuing_dbbm = { "dbbm", "Destination-Based Buffer Management: VC = destination mod switch.vcs", setup_dbbm, vc_dbbm };
+
+/* Not registered: used when the routing owns the VCs (routing_ops.owns_vcs). */
+static void setup_none(sim_t *s, cfg_t *c) { (void)s; (void)c; }
+const queuing_ops queuing_routing = { "routing", "VC 0 at injection; the routing chooses VCs", setup_none, vc_1q };

@@ -17,4 +17,4 @@ static void route(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
     p->out = (uint16_t)fattree_dmodk_port(s->topo_data, w, p->dst);
 }
 
-const routing_ops routing_dmodk = { "dmodk", "D-mod-K deterministic fat-tree routing", setup, route };
+const routing_ops routing_dmodk = { "dmodk", "D-mod-K deterministic fat-tree routing", setup, route, 0 };

@@ -72,12 +72,29 @@ static uint32_t dst_butterfly(const sim_t *s, uint32_t src, rng_t *r)
     return fixed(src, d);
 }
 
-/* Tornado on a ring of N nodes: halfway round, less one. */
+/* Add `add` to every radix-k digit of the router part of a node id (node =
+ * router * c + i, router = n digits of radix k; fat-trees: k = N, n = 1). */
+static uint32_t digits_add(const sim_t *s, uint32_t node, uint32_t add)
+{
+    uint32_t k = s->radix_k, routers = 1;
+    for (uint32_t d = 0; d < s->radix_n; d++) routers *= k;
+    uint32_t c = s->nnodes / routers, r = node / c, out = 0, pw = 1;
+    for (uint32_t d = 0; d < s->radix_n; d++, pw *= k) out += ((r / pw % k + add) % k) * pw;
+    return out * c + node % c;
+}
+
+/* Tornado: every coordinate halfway round its ring, less one. */
 static uint32_t dst_tornado(const sim_t *s, uint32_t src, rng_t *r)
 {
     (void)r;
-    uint32_t k = s->nnodes, sh = (k + 1) / 2 - 1;
-    return fixed(src, (src + sh) % k);
+    return fixed(src, digits_add(s, src, (s->radix_k + 1) / 2 - 1));
+}
+
+/* Neighbor: every coordinate plus one. */
+static uint32_t dst_neighbor(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)r;
+    return fixed(src, digits_add(s, src, 1));
 }
 
 static void setup_shift(sim_t *s, cfg_t *c)
@@ -100,5 +117,6 @@ const pattern_ops pattern_bitcomp = { "bitcomp", "bit-complement permutation (N 
 const pattern_ops pattern_transpose = { "transpose", "swap the two halves of the address bits (N = 2^(2m))", setup_transpose, dst_transpose };
 const pattern_ops pattern_shuffle = { "shuffle", "perfect shuffle: rotate the address bits left by one (N a power of two)", need_pow2, dst_shuffle };
 const pattern_ops pattern_butterfly = { "butterfly", "swap the most and least significant address bits (N a power of two)", need_pow2, dst_butterfly };
-const pattern_ops pattern_tornado = { "tornado", "(src + ceil(N/2) - 1) mod N", setup_none, dst_tornado };
+const pattern_ops pattern_tornado = { "tornado", "every coordinate + ceil(k/2) - 1 mod k (fat-trees: (src + ceil(N/2) - 1) mod N)", setup_none, dst_tornado };
+const pattern_ops pattern_neighbor = { "neighbor", "every coordinate + 1 mod k (fat-trees: src + 1 mod N)", setup_none, dst_neighbor };
 const pattern_ops pattern_shift = { "shift", "(src + traffic.shift) mod N", setup_shift, dst_shift };

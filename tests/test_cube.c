@@ -1,0 +1,203 @@
+/* k-ary n-cubes: structure, dimension-order routes, zero-load latency,
+ * channel-load bounds and deadlock (validation-references sections 2-4). */
+#include "test.h"
+#include "util.h"
+#include "../src/net/policy.h"
+#include "../src/topo/cube.h"
+#include "../src/core/util.h"
+#include <stdio.h>
+#include <string.h>
+
+/* Seed 004 timing: 16-bit phits at one per 5.25 ns cycle, 4-cycle routers,
+ * 20-phit packets, no wire delay. */
+static const char *timing = "[link]\nbandwidth = 16b/5.25ns\ndelay = 0\n[switch]\nrouting_delay = 21ns\narbiter = rr\n"
+                            "[packet]\nmtu = 40B\n[traffic]\nmessage_size = 40B\n";
+
+static void cube_setup(sim_t *s, cfg_t *c, const char *type, int k, int n, int conc, const char *routing, const char *const *more)
+{
+    char ini[2048];
+    snprintf(ini, sizeof ini, "%s[topology]\ntype = %s\nk = %d\nn = %d\nconcentration = %d\n[routing]\nalgorithm = %s\n",
+             timing, type, k, n, conc, routing);
+    tsim_setup(s, c, ini, more);
+}
+
+TEST(cube_counts_and_wiring)
+{
+    static const struct { const char *type; int k, n, c; } cases[] = {
+        { "torus", 8, 1, 1 }, { "torus", 8, 2, 1 }, { "torus", 4, 3, 1 }, { "torus", 4, 2, 2 },
+        { "mesh", 8, 2, 1 }, { "mesh", 3, 3, 1 }, { "mesh", 5, 1, 3 }, { "torus", 2, 3, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_t s;
+        cfg_t c;
+        const char *more[] = { "load=0", NULL };
+        cube_setup(&s, &c, cases[i].type, cases[i].k, cases[i].n, cases[i].c, "dor", more);
+        uint32_t R = 1;
+        for (int d = 0; d < cases[i].n; d++) R *= (uint32_t)cases[i].k;
+        int torus = !strcmp(cases[i].type, "torus") && cases[i].k > 2;
+        CHECK(s.nswitches == R && s.nnodes == R * (uint32_t)cases[i].c, "%s %d-ary %d-cube: %u routers, %u nodes",
+              cases[i].type, cases[i].k, cases[i].n, s.nswitches, s.nnodes);
+        uint32_t links = 0, sym = 1;
+        for (uint32_t w = 0; w < s.nswitches; w++)
+            for (uint32_t p = (uint32_t)cases[i].c; p < s.sw[w].nports; p++) {
+                uint32_t g = sw_port(&s, w, p), peer = s.port[g].peer;
+                if (peer == ICN_NIL) continue;
+                links++;
+                if (s.port[peer].peer != g) sym = 0;
+                /* + ports meet - ports of the same dimension */
+                if ((s.port[peer].local - (uint32_t)cases[i].c) / 2 != (p - (uint32_t)cases[i].c) / 2 || s.port[peer].local == p) sym = 0;
+            }
+        uint32_t want = torus ? R * 2 * (uint32_t)cases[i].n : 2u * (uint32_t)cases[i].n * (uint32_t)(cases[i].k - 1) * (R / (uint32_t)cases[i].k);
+        CHECK(links == want, "%s %d-ary %d-cube: %u connected router ports, want %u", cases[i].type, cases[i].k, cases[i].n, links, want);
+        CHECK(sym, "asymmetric or mis-dimensioned links");
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* Average router-to-router distance of DOR over all pairs (self excluded),
+ * by walking every route; validation-references section 3. */
+static double walk_all(sim_t *s)
+{
+    const cube_t *q = cube_get(s);
+    double sum = 0;
+    uint64_t pairs = 0;
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        for (uint32_t b = 0; b < s->nnodes; b++) {
+            if (a == b) continue;
+            packet_t p;
+            memset(&p, 0, sizeof p);
+            p.src = a;
+            p.dst = b;
+            uint32_t w = a / q->c, in = a % q->c, hops = 0;
+            for (;;) {
+                s->routing->route(s, w, in, &p);
+                p.vc = p.out_vc;
+                if (p.out < q->c) break;
+                uint32_t peer = s->port[sw_port(s, w, p.out)].peer;
+                if (peer == ICN_NIL || ++hops > 64) return -1;
+                w = s->port[peer].dev;
+                in = s->port[peer].local;
+            }
+            if (w * q->c + p.out != b) return -1;
+            sum += hops;
+            pairs++;
+        }
+    return sum / (double)pairs;
+}
+
+TEST(cube_dor_average_distance_exact)
+{
+    static const struct { const char *type; int k, n; double want; } cases[] = {
+        { "mesh", 8, 2, 5.333 }, { "torus", 8, 2, 4.063 }, { "torus", 4, 3, 3.048 }, { "torus", 16, 2, 8.031 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *more[] = { "load=0", NULL };
+        const char *more_t[] = { "load=0", "routing.tie=plus", NULL };
+        sim_t s;
+        cfg_t c;
+        cube_setup(&s, &c, cases[i].type, cases[i].k, cases[i].n, 1, "dor", strcmp(cases[i].type, "torus") ? more : more_t);
+        double avg = walk_all(&s);
+        CHECK_NEAR(avg, cases[i].want, 0.0006, "average DOR distance");
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* Zero load: a packet crossing H routers takes H * pipeline + L phits. */
+TEST(cube_zero_load_latency)
+{
+    static const struct { const char *pattern; uint64_t want_ps; } cases[] = {
+        { "neighbor", 3 * 21000 + 105000 },    /* 2 hops: 3 routers */
+        { "tornado", 7 * 21000 + 105000 },     /* 3 + 3 hops: 7 routers */
+    };
+    for (int i = 0; i < 2; i++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "traffic.pattern=%s", cases[i].pattern);
+        const char *more[] = { pat, "load=0.001", "time.warmup=0", "time.measure=5ms", NULL };
+        sim_t s;
+        cfg_t c;
+        cube_setup(&s, &c, "torus", 8, 2, 1, "dor-bubble", more);
+        sim_run(&s);
+        CHECK(s.st.net.n > 500, "%llu samples", (unsigned long long)s.st.net.n);
+        CHECK(s.st.net.min == cases[i].want_ps, "%s: minimum latency %llu ps, formula %llu", cases[i].pattern,
+              (unsigned long long)s.st.net.min, (unsigned long long)cases[i].want_ps);
+        CHECK(hist_mean(&s.st.net) < 1.01 * (double)cases[i].want_ps, "%s: mean %.0f ps", cases[i].pattern, hist_mean(&s.st.net));
+        CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
+        sim_free(&s);
+        cfg_free(&c);
+    }
+    /* uniform: ((D + 1) P + L) Tc with D = 256/63, as seed 004's base latencies */
+    const char *more[] = { "traffic.pattern=uniform", "load=0.0005", "time.warmup=0", "time.measure=20ms", NULL };
+    sim_t s;
+    cfg_t c;
+    cube_setup(&s, &c, "torus", 8, 2, 1, "dor-bubble", more);
+    sim_run(&s);
+    double model = ((256.0 / 63 + 1) * 4 + 20) * 5.25;
+    CHECK_NEAR(hist_mean(&s.st.net) / 1e3 / model, 1.0, 0.01, "uniform base latency / model");
+    printf("       8x8 torus, bubble DOR, uniform: base latency %.1f ns (model %.1f, seed 004: 212.9)\n", hist_mean(&s.st.net) / 1e3, model);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Saturated 4-ary 2-cube with 2-packet buffers: plain DOR deadlocks (and is
+ * reported); datelines and both bubble variants never do. */
+TEST(cube_deadlock_dor_vs_dateline_and_bubble)
+{
+    static const struct { const char *routing, *vcs, *extra; int want; } cases[] = {
+        { "dor", "switch.vcs=1", "traffic.pattern=uniform", 3 },
+        { "dor-dateline", "switch.vcs=2", "traffic.pattern=uniform", 0 },
+        { "dor-bubble", "switch.vcs=1", "routing.bubble=local", 0 },
+        { "dor-bubble", "switch.vcs=1", "routing.bubble=remote", 0 },
+    };
+    for (int i = 0; i < 4; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "switch.buffer=%s", i == 1 ? "160B" : "80B");
+        const char *more[] = { cases[i].vcs, buf, cases[i].extra, "load=1.0", "time.warmup=0", "time.measure=3ms",
+                               "time.deadlock=20us", "nic.buffer=80B", NULL };
+        char ini[2048];
+        snprintf(ini, sizeof ini, "%s[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = %s\n", timing, cases[i].routing);
+        if (cases[i].want) {
+            sim_t s;
+            cfg_t c;
+            tsim_setup(&s, &c, ini, more);
+            int rc = sim_run(&s);
+            CHECK(rc == 3, "%s: status %d, want a reported deadlock", cases[i].routing, rc);
+            CHECK(sim_check_invariants(&s, 0) == 0, "invariants in the deadlocked state");
+            sim_free(&s);
+            cfg_free(&c);
+        } else {
+            result_t r;
+            int rc = tsim_run_checked(ini, more, &r);
+            CHECK(rc == 0, "%s %s: status %d, want no deadlock", cases[i].routing, cases[i].extra, rc);
+            CHECK(r.accepted > 0.2, "%s: accepted %.3f under saturation", cases[i].routing, r.accepted);
+        }
+    }
+}
+
+/* 8x8 mesh, DOR: transpose and bit-reversal saturate at 1/7 = 0.143 per
+ * injecting node (validation-references section 2). Below the bound
+ * everything is carried; above it the network cannot keep up. (The slowest
+ * flow at overload is far lower, from the unfairness of local round-robin to
+ * flows that merge repeatedly, so saturation is tested, not the slowest flow.) */
+TEST(cube_mesh_dor_saturates_at_channel_load_bound)
+{
+    static const char *pats[] = { "traffic.pattern=transpose", "traffic.pattern=bitrev" };
+    for (int i = 0; i < 2; i++) {
+        for (int over = 0; over < 2; over++) {
+            const char *more[] = { pats[i], over ? "load=0.16" : "load=0.13", "time.warmup=50us", "time.measure=1ms",
+                                   "switch.buffer=320B", NULL };
+            char ini[2048];
+            snprintf(ini, sizeof ini, "%s[topology]\ntype = mesh\nk = 8\nn = 2\n[routing]\nalgorithm = dor\n", timing);
+            result_t r;
+            tsim_run_checked(ini, more, &r);
+            if (!over) {
+                CHECK(r.accepted >= 0.995 * r.offered, "%s at 0.13: accepted %.4f of %.4f offered", pats[i], r.accepted, r.offered);
+                CHECK(r.net_p99 < 5000, "%s at 0.13: p99 latency %.0f ns: saturated below the bound", pats[i], r.net_p99);
+            } else {
+                CHECK(r.accepted <= 0.985 * r.offered, "%s at 0.16: accepted %.4f of %.4f: above the channel-load bound", pats[i], r.accepted, r.offered);
+            }
+            if (over) printf("       8x8 mesh DOR %s: carried at 0.13, saturated at 0.16 (bound 0.1429)\n", pats[i] + 16);
+        }
+    }
+}
