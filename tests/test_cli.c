@@ -70,6 +70,10 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("", "-j 2", 2, (const char *[]){ "sweep", NULL });
     expect_error("", "--frobnicate", 2, (const char *[]){ "unknown option", NULL });
     expect_error("[time]\nmeasure = 1s\ninterval = 1ns\n", "", 2, (const char *[]){ "bad.ini:3", "time.interval", "samples", NULL });
+    expect_error("[traffic]\nlong_fraction = 0.1\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.long_fraction", "long_size", NULL });
+    expect_error("[traffic]\nlong_size = 400B\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.long_size", "no effect", NULL });
+    expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
+    expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
     char out[4096], cmd[600];
     snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", bin());

@@ -24,10 +24,13 @@
  X(SW_VCS, "switch.vcs", KT_INT, "1", 1, 16, "Virtual channels per port (switch inputs and NIC injection).") \
  X(SW_ARBITER, "switch.arbiter", KT_NAME, "islip", 0, 0, "Crossbar allocator: see `icnsim --list`.") \
  X(SW_ISLIP_ITERS, "switch.islip_iterations", KT_INT, "3", 1, 16, "iSLIP request-grant-accept iterations per allocation.") \
+ X(SW_GRANULARITY, "switch.granularity", KT_BYTES, "1", 1, 4e9, "Buffers are allocated in units of this many bytes: a packet occupies its size rounded up (seed 004's VCT routers advance in units of the long packet).") \
  X(SW_ROUTING_DELAY, "switch.routing_delay", KT_TIME, "0ns", 0, 1e15, "Delay from a packet head's arrival at a switch input to its eligibility for the crossbar.") \
  X(NIC_BUFFER, "nic.buffer", KT_BYTES, "192KB", 1, 4e9, "Receive buffer of an end node's port (the credits its switch sees); drained at link rate.") \
  X(PKT_MTU, "packet.mtu", KT_BYTES, "4KB", 1, 4e9, "Largest packet; messages are split into packets of this size (the last may be shorter).") \
- X(MSG_SIZE, "traffic.message_size", KT_BYTES, "4KB", 1, 4e9, "Size of every generated message.") \
+ X(MSG_SIZE, "traffic.message_size", KT_BYTES, "4KB", 1, 4e9, "Size of a generated message (of a short one when traffic.long_fraction > 0).") \
+ X(MSG_LONG_FRACTION, "traffic.long_fraction", KT_DOUBLE, "0", 0, 1, "Bimodal lengths: probability that a message is long (seed 004: 0.1 for 20/200 phits, 0.8 for 4/20 phits).") \
+ X(MSG_LONG_SIZE, "traffic.long_size", KT_BYTES, "0", 0, 4e9, "Bimodal lengths: size of a long message (used when traffic.long_fraction > 0).") \
  X(ROUTING, "routing.algorithm", KT_NAME, "dmodk", 0, 0, "Routing algorithm: see `icnsim --list`.") \
  X(ROUTING_TIE, "routing.tie", KT_NAME, "random", 0, 0, "Torus DOR routings: direction when the offset is exactly k/2: random (per packet and dimension), plus, or balanced (+ from even source coordinates, - from odd).") \
  X(ROUTING_BUBBLE, "routing.bubble", KT_NAME, "local", 0, 0, "dor-bubble: where the bubble (room for 2 packets) is checked when a packet enters a ring: local (the router's own input queue of that ring, as the hardware of seed 004) or remote (the next router's queue).") \

@@ -98,6 +98,12 @@ void sim_setup(sim_t *s, cfg_t *c)
     s->routing_delay = cfg_u64(c, K_SW_ROUTING_DELAY);
     s->mtu = (uint32_t)cfg_u64(c, K_PKT_MTU);
     s->msg_size = (uint32_t)cfg_u64(c, K_MSG_SIZE);
+    s->p_long = cfg_double(c, K_MSG_LONG_FRACTION);
+    if (s->p_long > 0) {
+        s->msg_long = (uint32_t)cfg_u64(c, K_MSG_LONG_SIZE);
+        if (!s->msg_long) cfg_fail(c, K_MSG_LONG_FRACTION, "long messages need a size: set traffic.long_size");
+    }
+    s->gran = (uint32_t)cfg_u64(c, K_SW_GRANULARITY);
     s->nvc = (uint32_t)cfg_int(c, K_SW_VCS);
     s->islip_iters = 0;
 
@@ -105,6 +111,9 @@ void sim_setup(sim_t *s, cfg_t *c)
     uint64_t swbuf = cfg_u64(c, K_SW_BUFFER), nicbuf = cfg_u64(c, K_NIC_BUFFER);
     s->vc_cap_sw = (uint32_t)(swbuf / s->nvc);
     s->vc_cap_nic = (uint32_t)(nicbuf / s->nvc);
+    if (occ_bytes(s, s->mtu) > s->vc_cap_sw / s->gran * s->gran && s->gran > 1)
+        cfg_fail(c, K_SW_GRANULARITY, "a %u-byte packet takes %u bytes in units of %u, more than a VC's %u bytes",
+                 s->mtu, occ_bytes(s, s->mtu), s->gran, s->vc_cap_sw);
     if (s->vc_cap_sw < s->mtu)
         cfg_fail(c, K_SW_BUFFER, "each of the %u VCs gets %u bytes, less than one packet (packet.mtu = %u bytes): "
                  "virtual cut-through needs room for a whole packet", s->nvc, s->vc_cap_sw, s->mtu);
@@ -148,12 +157,14 @@ void sim_setup(sim_t *s, cfg_t *c)
     for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].hot = -1;
     s->scenario->setup(s, c);
 
-    simtime_t slot = ser_time(s, s->msg_size);
+    simtime_t slot = msg_slot(s);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         nic_t *nc = &s->nic[n];
         rng_seed(&nc->arrival, s->seed, RNG_ARRIVAL, n);
         rng_seed(&nc->dest, s->seed, RNG_DEST, n);
         nc->arrival0 = nc->arrival;
+        rng_seed(&nc->sizes, s->seed, RNG_SIZE, n);
+        nc->sizes0 = nc->sizes;
         /* A permutation's fixed point does not inject (unless a scenario gives it a role). */
         if (nc->hot < 0) {
             rng_t probe = nc->dest;
@@ -338,7 +349,7 @@ static void owed_by_event(const event_t *e, void *arg)
     switch (ev_type(e)) {
     case EV_ARRIVE:
         o->in_links++;
-        o->expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += s->pkt[e->b].size;
+        o->expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += occ_bytes(s, s->pkt[e->b].size);
         break;
     case EV_DELIVER: o->in_links++; break;
     case EV_CREDIT: o->expect[e->a] += e->b; break;
@@ -355,7 +366,7 @@ int sim_check_invariants(sim_t *s, int drained)
     for (uint32_t b = 0; b < nb; b++) {
         const vcq_t *q = &s->vq[b];
         uint32_t cnt = 0, bytes = 0;
-        for (uint32_t id = q->head; id != ICN_NIL; id = s->pkt[id].next) { cnt++; bytes += s->pkt[id].size; }
+        for (uint32_t id = q->head; id != ICN_NIL; id = s->pkt[id].next) { cnt++; bytes += occ_bytes(s, s->pkt[id].size); }
         if (cnt != q->npk) { fprintf(stderr, "invariant: queue %u counts %u packets, holds %u\n", b, q->npk, cnt); bad = 1; }
         uint32_t cap = s->vc_cap_sw;
         if (q->bytes > cap) { fprintf(stderr, "invariant: queue %u over capacity (%u > %u)\n", b, q->bytes, cap); bad = 1; }

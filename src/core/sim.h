@@ -61,6 +61,9 @@ typedef struct sim {
     double link_bps;
     simtime_t link_delay, routing_delay;
     uint32_t mtu, msg_size;
+    uint32_t msg_long;          /* long message size, 0 if all messages are msg_size */
+    double p_long;              /* probability that a message is long */
+    uint32_t gran;              /* buffer allocation unit in bytes */
     int islip_iters;
 
     /* policies */
@@ -82,6 +85,25 @@ typedef struct sim {
     stats_t st;
     int progress_tty;        /* print a progress line on stderr */
 } sim_t;
+
+/* Buffer space (and credits) a packet of `size` bytes occupies. */
+static inline uint32_t occ_bytes(const sim_t *s, uint32_t size)
+{
+    return s->gran == 1 ? size : (size + s->gran - 1) / s->gran * s->gran;
+}
+
+/* Mean message size in bytes (the load's unit of work). */
+static inline double mean_msg_size(const sim_t *s)
+{
+    return s->msg_long ? (1 - s->p_long) * s->msg_size + s->p_long * s->msg_long : s->msg_size;
+}
+
+/* An injection slot: the mean message's serialization time, so that load is
+ * a fraction of link bandwidth whatever the length distribution. */
+static inline simtime_t msg_slot(const sim_t *s)
+{
+    return (simtime_t)(mean_msg_size(s) * 8.0 * 1e12 / s->link_bps + 0.5);
+}
 
 /* Serialization time of `bytes` on a link. */
 static inline simtime_t ser_time(const sim_t *s, uint32_t bytes)

@@ -42,7 +42,7 @@ typedef struct vcq {
     uint32_t npk;
     uint32_t bytes;       /* occupancy, including a packet whose tail is still leaving */
     /* copy of the head packet's route, so allocation never touches packet memory */
-    uint32_t head_size;
+    uint32_t head_size;   /* buffer space the head occupies (its size rounded to switch.granularity) */
     uint16_t head_out;
     uint8_t head_ovc;
     uint8_t head_bubble;
@@ -87,6 +87,7 @@ typedef struct nic {
     simtime_t msg_gen;
     rng_t arrival, dest;
     rng_t arrival0;       /* initial arrival stream, to count generation lazily */
+    rng_t sizes, sizes0;  /* message-length draws (bimodal), and their initial state */
     int hot;              /* scenario role (-1 = none, else hot-spot index) */
     int silent;           /* never injects (a fixed point of a permutation) */
     uint64_t rx_bytes;    /* delivered to this node in the measurement window */

@@ -39,15 +39,21 @@ static uint32_t message_dst(sim_t *s, uint32_t n, simtime_t t)
     return s->pattern->dst(s, n, &c->dest);
 }
 
+/* Size of the next message from a node's length stream. */
+static inline uint32_t draw_size(const sim_t *s, rng_t *r)
+{
+    return s->msg_long && rng_u01(r) < s->p_long ? s->msg_long : s->msg_size;
+}
+
 void nic_take_message(sim_t *s, uint32_t n)
 {
     nic_t *c = &s->nic[n];
     c->msg_gen = c->next_gen;
     c->msg_dst = message_dst(s, n, c->msg_gen);
-    c->msg_left = s->msg_size;
-    uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
+    c->msg_left = draw_size(s, &c->sizes);
+    uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
     c->msg_id = npk > 1 ? msg_alloc(s, npk, c->msg_gen) : ICN_NIL;
-    simtime_t gap = s->process->gap(&c->arrival, ser_time(s, s->msg_size), s->load);
+    simtime_t gap = s->process->gap(&c->arrival, msg_slot(s), s->load);
     c->next_gen = gap == SIMTIME_MAX ? SIMTIME_MAX : c->next_gen + gap;
 }
 
@@ -67,7 +73,7 @@ void nic_service(sim_t *s, uint32_t n)
     }
     uint32_t size = c->msg_left < s->mtu ? c->msg_left : s->mtu;
     uint8_t vc = s->queuing->vc(s, n, c->msg_dst);
-    if (s->credits[c->port * s->nvc + vc] < (int32_t)size) return;   /* a credit will wake us */
+    if (s->credits[c->port * s->nvc + vc] < (int32_t)occ_bytes(s, size)) return;   /* a credit will wake us */
     uint32_t id = pkt_alloc(s);
     packet_t *p = &s->pkt[id];
     p->gen_time = c->msg_gen;
@@ -140,30 +146,34 @@ static uint64_t count_fixed(simtime_t t0, simtime_t g, simtime_t a, simtime_t b)
 void nic_count_generated(sim_t *s)
 {
     stats_t *st = &s->st;
-    uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
-    simtime_t slot = ser_time(s, s->msg_size);
+    simtime_t slot = msg_slot(s);
     st->gen_pkts = st->w_gen_pkts = st->w_gen_bytes = 0;
     for (uint32_t n = 0; n < s->nnodes; n++) {
-        rng_t r = s->nic[n].arrival0;
+        rng_t r = s->nic[n].arrival0, sz = s->nic[n].sizes0;
         if (s->nic[n].silent) continue;
         simtime_t t = s->process->gap(&r, slot, s->load);
         rng_t probe = r;
         simtime_t g = s->process->gap(&probe, slot, s->load);
-        if (t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
-            /* the process drew no random number: gaps are constant */
+        if (!s->msg_long && t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
+            /* fixed lengths and a process that drew no random number: constant gaps */
+            uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
             uint64_t all = count_fixed(t, g, 0, s->end), win = count_fixed(t, g, s->warmup, s->stop);
             st->gen_pkts += all * npk;
             st->w_gen_pkts += win * npk;
             st->w_gen_bytes += win * s->msg_size;
-            for (uint32_t b = 0; b < st->nbins; b++)
-                st->ts_gen_pkts[b] += count_fixed(t, g, (simtime_t)b * st->interval, (simtime_t)(b + 1) * st->interval) * npk;
+            for (uint32_t b = 0; b < st->nbins; b++) {
+                uint64_t m = count_fixed(t, g, (simtime_t)b * st->interval, (simtime_t)(b + 1) * st->interval);
+                st->ts_gen_pkts[b] += m * npk;
+                st->ts_gen_bytes[b] += m * s->msg_size;
+            }
             continue;
         }
         for (; t < s->end;) {
+            uint32_t size = draw_size(s, &sz), npk = (size + s->mtu - 1) / s->mtu;
             st->gen_pkts += npk;
             int64_t bin = ts_bin(st, t);
-            if (bin >= 0) st->ts_gen_pkts[bin] += npk;
-            if (t >= s->warmup && t < s->stop) { st->w_gen_pkts += npk; st->w_gen_bytes += s->msg_size; }
+            if (bin >= 0) { st->ts_gen_pkts[bin] += npk; st->ts_gen_bytes[bin] += size; }
+            if (t >= s->warmup && t < s->stop) { st->w_gen_pkts += npk; st->w_gen_bytes += size; }
             simtime_t gap = s->process->gap(&r, slot, s->load);
             if (gap == SIMTIME_MAX) break;
             t += gap;

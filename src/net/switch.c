@@ -16,7 +16,8 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     port_t *o = &s->port[go];
     uint32_t peer = o->peer, cv = go * s->nvc + p->out_vc;
     simtime_t ser = ser_time(s, p->size);
-    s->credits[cv] -= (int32_t)p->size;
+    uint32_t occ = occ_bytes(s, p->size);
+    s->credits[cv] -= (int32_t)occ;
     o->out_busy = 1;
     evq_push(&s->evq, s->now + ser, EV_XDONE, go, 0);
     s->st.pkt_hops++;
@@ -24,7 +25,7 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     if (s->port[peer].dev & NIC_BIT) {
         /* The sink drains at link rate: the space is free once the tail is in. */
         evq_push(&s->evq, s->now + s->link_delay + ser, EV_DELIVER, id, s->port[peer].dev & ~NIC_BIT);
-        evq_push(&s->evq, s->now + 2 * s->link_delay + ser, EV_CREDIT, cv, p->size);
+        evq_push(&s->evq, s->now + 2 * s->link_delay + ser, EV_CREDIT, cv, occ);
     } else {
         evq_push(&s->evq, s->now + s->link_delay + s->routing_delay, EV_ARRIVE, peer, id);
     }
@@ -70,14 +71,14 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
     p->hops++;
     s->routing->route(s, w, in->local, p);
     vcq_t *q = &s->vq[gi * s->nvc + p->vc];
-    q->bytes += p->size;
+    q->bytes += occ_bytes(s, p->size);
     if (q->bytes > s->vc_cap_sw)
         die("buffer overflow at switch %u port %u vc %u (%u > %u bytes)",
             w, in->local, p->vc, q->bytes, s->vc_cap_sw);
     p->next = ICN_NIL;
     if (q->npk++ == 0) {
         q->head = q->tail = id;
-        q->head_size = p->size;
+        q->head_size = occ_bytes(s, p->size);
         q->head_out = p->out;
         q->head_ovc = p->out_vc;
         q->head_bubble = p->bubble;
@@ -158,7 +159,7 @@ void switch_service(sim_t *s, uint32_t w)
             q->head = q->tail = ICN_NIL;
         } else {
             const packet_t *h = &s->pkt[q->head];
-            q->head_size = h->size;
+            q->head_size = occ_bytes(s, h->size);
             q->head_out = h->out;
             q->head_ovc = h->out_vc;
             q->head_bubble = h->bubble;
@@ -169,7 +170,7 @@ void switch_service(sim_t *s, uint32_t w)
             if (q->npk) want_set(s, sw, i, q->head_out);
         }
         ip->in_busy = 1;
-        ip->rel_bytes = s->pkt[id].size;
+        ip->rel_bytes = occ_bytes(s, s->pkt[id].size);
         ip->rel_vc = (uint8_t)chosen;
         sw->in_busy |= 1ull << i;
         sw->out_busy |= 1ull << o;

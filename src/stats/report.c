@@ -108,11 +108,7 @@ void write_timeseries(const sim_t *s, const char *path)
         if (b > s->end) b = s->end;
         if (b <= a) break;
         double acc = norm(s, st->ts_del_bytes[i], b - a);
-        double off = norm(s, st->ts_gen_pkts[i] * (uint64_t)s->mtu, b - a);
-        if (st->ts_gen_pkts[i]) {   /* offered in bytes: packets of a message may be shorter */
-            uint64_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
-            off = norm(s, st->ts_gen_pkts[i] / npk * (uint64_t)s->msg_size, b - a);
-        }
+        double off = norm(s, st->ts_gen_bytes[i], b - a);
         fprintf(f, "%.3f,%.3f,%.6f,%.6f,%llu,%llu,%llu,%llu,%.3f\n", a / 1e6, b / 1e6, acc, off,
                 (unsigned long long)st->ts_inj_pkts[i], (unsigned long long)st->ts_del_pkts[i],
                 (unsigned long long)st->ts_gen_pkts[i], (unsigned long long)st->ts_innet[i],

@@ -16,6 +16,7 @@ void stats_init(stats_t *st, uint64_t interval, uint64_t end)
     st->ts_del_pkts = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_inj_pkts = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_gen_pkts = xcalloc(st->nbins, sizeof(uint64_t));
+    st->ts_gen_bytes = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_innet = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_lat_sum = xcalloc(st->nbins, sizeof(double));
 }
@@ -29,6 +30,7 @@ void stats_free(stats_t *st)
     free(st->ts_del_pkts);
     free(st->ts_inj_pkts);
     free(st->ts_gen_pkts);
+    free(st->ts_gen_bytes);
     free(st->ts_innet);
     free(st->ts_lat_sum);
 }

@@ -18,7 +18,7 @@ typedef struct stats {
     /* time series, bin i covers [i*interval, (i+1)*interval) */
     uint64_t interval;
     uint32_t nbins;
-    uint64_t *ts_del_bytes, *ts_del_pkts, *ts_inj_pkts, *ts_gen_pkts, *ts_innet;
+    uint64_t *ts_del_bytes, *ts_del_pkts, *ts_inj_pkts, *ts_gen_pkts, *ts_gen_bytes, *ts_innet;
     double *ts_lat_sum;
     /* end of run */
     uint64_t gen_pkts;        /* all generated up to the end (source queues included) */
