@@ -8,11 +8,13 @@
 #include "../src/net/policy.h"
 #include "../src/topo/fattree.h"
 
-static void cyc_route(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
+static int cyc_route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
 {
     const fattree_t *ft = fattree_get(s);
-    if (ft->stage[w] == 1) p->out = (uint16_t)ft->K;                 /* up to top switch 0 */
-    else p->out = (uint16_t)((in + 1) % ft->top);                     /* down to the next leaf */
+    uint32_t out = ft->stage[w] == 1 ? ft->K                          /* up to top switch 0 */
+                                     : (in + 1) % ft->top;            /* down to the next leaf */
+    c[0] = (cand_t){ (uint16_t)out, p->vc, BUBBLE_NONE, 0 };
+    return 1;
 }
 
 static const routing_ops cyclic = { "cyclic", "test only", NULL, cyc_route, 0 };

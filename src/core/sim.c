@@ -214,23 +214,24 @@ static void deadlock_report(sim_t *s)
             seen[b] = start + 1;
             const vcq_t *q = &s->vq[b];
             if (!q->npk) { b = ICN_NIL; break; }
-            const packet_t *h = &s->pkt[q->head];
+            const cand_t *h = &q->cand[q->ncand - 1];   /* deterministic, or an adaptive routing's escape */
             uint32_t g = b / s->nvc, go = s->sw[s->port[g].dev].port0 + h->out, peer = s->port[go].peer;
             if (peer == ICN_NIL || (s->port[peer].dev & NIC_BIT)) { b = ICN_NIL; break; }
-            b = peer * s->nvc + h->out_vc;
+            b = peer * s->nvc + h->ovc;
             step++;
         }
         if (b != ICN_NIL && seen[b] == start + 1) {
             fprintf(stderr, "icnsim: blocked cycle of buffers (switch:port:vc -> next):\n");
             uint32_t c = b;
             do {
-                const packet_t *h = &s->pkt[s->vq[c].head];
+                const vcq_t *q = &s->vq[c];
+                const cand_t *h = &q->cand[q->ncand - 1];
                 uint32_t g = c / s->nvc, w = s->port[g].dev;
                 uint32_t go = s->sw[w].port0 + h->out;
                 fprintf(stderr, "  switch %u port %u vc %u (%u pkts, head to node %u) waits for output %u vc %u (%d credits)\n",
-                        w, s->port[g].local, c % s->nvc, s->vq[c].npk, h->dst, h->out, h->out_vc,
-                        s->credits[go * s->nvc + h->out_vc]);
-                c = s->port[go].peer * s->nvc + h->out_vc;
+                        w, s->port[g].local, c % s->nvc, q->npk, s->pkt[q->head].dst, h->out, h->ovc,
+                        s->credits[go * s->nvc + h->ovc]);
+                c = s->port[go].peer * s->nvc + h->ovc;
             } while (c != b);
             free(seen);
             return;

@@ -28,8 +28,6 @@ typedef struct packet {
     uint8_t out_vc;       /* VC it will use downstream */
     uint8_t hops;         /* switches crossed */
     uint8_t flags;
-    uint8_t bubble;       /* flow control for the next hop: BUBBLE_NONE, _REMOTE or _LOCAL */
-    uint16_t lq;          /* BUBBLE_LOCAL: local input port whose queue must have room for 2 packets */
 } packet_t;
 
 /* Bubble flow control (seed 004): a packet entering a ring needs room for two
@@ -37,16 +35,27 @@ typedef struct packet {
  * (local, plus room for one downstream); otherwise one packet (VCT). */
 enum { BUBBLE_NONE = 0, BUBBLE_REMOTE = 1, BUBBLE_LOCAL = 2 };
 
+/* One way forward for a packet: output port, VC downstream, flow-control
+ * rule. A routing returns candidates in order of preference. */
+typedef struct cand {
+    uint16_t out;
+    uint8_t ovc;
+    uint8_t bubble;       /* BUBBLE_* */
+    uint16_t lq;          /* BUBBLE_LOCAL: local input port whose queue must have room for 2 packets */
+} cand_t;
+
+#define MAX_CAND 4
+
 typedef struct vcq {
     uint32_t head, tail;  /* packet FIFO */
     uint32_t npk;
     uint32_t bytes;       /* occupancy, including a packet whose tail is still leaving */
-    /* copy of the head packet's route, so allocation never touches packet memory */
+    /* the head packet's routing, so allocation never touches packet memory */
     uint32_t head_size;   /* buffer space the head occupies (its size rounded to switch.granularity) */
-    uint16_t head_out;
-    uint8_t head_ovc;
-    uint8_t head_bubble;
-    uint16_t head_lq;
+    uint8_t ncand;        /* candidates of the head, in order of preference */
+    uint8_t pad_;
+    uint16_t tries;       /* arbitrations the head has lost (starvation guard) */
+    cand_t cand[MAX_CAND];
 } vcq_t;
 
 typedef struct port {

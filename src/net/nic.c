@@ -85,8 +85,6 @@ void nic_service(sim_t *s, uint32_t n)
     p->vc = p->out_vc = vc;
     p->hops = 0;
     p->flags = 0;
-    p->bubble = BUBBLE_NONE;
-    p->lq = 0;
     p->out = 0;
     c->msg_left -= size;
     c->busy = 1;

@@ -14,9 +14,11 @@ typedef struct topo_ops {
 typedef struct routing_ops {
     const char *name, *desc;
     void (*setup)(sim_t *s, cfg_t *c);       /* checks the topology fits (else cfg_fail) */
-    /* Choose p->out (local output port) and p->out_vc at switch w, input port
-     * in; optionally p->bubble and p->lq (bubble flow control). */
-    void (*route)(sim_t *s, uint32_t w, uint32_t in, packet_t *p);
+    /* The ways forward for p at switch w (it arrived on local port in, on VC
+     * p->vc), in order of preference; returns their number (1..MAX_CAND).
+     * Called when the packet reaches the head of its queue; the switch takes
+     * the first candidate whose output is idle and has room. */
+    int (*route)(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c);
     /* Nonzero if the routing chooses every VC itself (datelines, escape
      * channels): packets are injected on VC 0 and no queuing scheme is used. */
     int owns_vcs;

@@ -31,35 +31,69 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     }
 }
 
-/* Flow control for the head of q towards its output, whose credit counters
- * are cr[]: room for the whole packet (virtual cut-through), or for two when
- * the packet enters a ring under the bubble rule. */
-static inline int room_ok(const sim_t *s, uint32_t port0, const int32_t *cr, const vcq_t *q)
+/* Flow control for a head of `occ` bytes taking candidate c: room for the
+ * whole packet downstream (virtual cut-through), or, under the bubble rule
+ * when entering a ring, for two packets downstream (remote) or two in this
+ * router's queue of that ring and one downstream (local). */
+static inline int room_ok(const sim_t *s, uint32_t port0, const cand_t *c, uint32_t occ)
 {
-    int32_t need = (int32_t)q->head_size;
-    if (__builtin_expect(q->head_bubble != BUBBLE_NONE, 0)) {
-        if (q->head_bubble == BUBBLE_REMOTE) need *= 2;
-        else if (s->vc_cap_sw - s->vq[(port0 + q->head_lq) * s->nvc + q->head_ovc].bytes < 2 * q->head_size) return 0;
+    int32_t need = (int32_t)occ;
+    if (__builtin_expect(c->bubble != BUBBLE_NONE, 0)) {
+        if (c->bubble == BUBBLE_REMOTE) need *= 2;
+        else if (s->vc_cap_sw - s->vq[(port0 + c->lq) * s->nvc + c->ovc].bytes < 2 * occ) return 0;
     }
-    return cr[q->head_ovc] >= need;
+    return s->credits[(port0 + c->out) * s->nvc + c->ovc] >= need;
 }
 
-/* want[o] tracks which inputs have a VC head routed to output o. */
-static inline void want_set(sim_t *s, sw_t *sw, unsigned i, unsigned o)
+/* The head's first candidate whose output is idle and has room, or NULL.
+ * After routing.escape_after lost arbitrations only the last candidate (an
+ * adaptive routing's escape channel) is considered. */
+static inline const cand_t *first_avail(const sim_t *s, uint32_t port0, uint64_t free_out, const vcq_t *q)
 {
-    s->want[sw->port0 + o] |= 1ull << i;
-    sw->wanted |= 1ull << o;
+    uint32_t k = s->escape_after && q->tries >= s->escape_after ? q->ncand - 1u : 0;
+    for (; k < q->ncand; k++) {
+        const cand_t *c = &q->cand[k];
+        if ((free_out >> c->out & 1) && room_ok(s, port0, c, q->head_size)) return c;
+    }
+    return NULL;
 }
 
-/* Input i's VC head for output o left: clear the bit unless another VC head
- * of the same input still wants o. */
-static inline void want_clear(sim_t *s, sw_t *sw, unsigned i, unsigned o)
+static inline uint64_t cand_outs(const vcq_t *q)
+{
+    uint64_t m = 0;
+    for (uint32_t k = 0; k < q->ncand; k++) m |= 1ull << q->cand[k].out;
+    return m;
+}
+
+/* want[o] tracks which inputs have a VC head with a candidate on output o. */
+static inline void want_set(sim_t *s, sw_t *sw, unsigned i, uint64_t outs)
+{
+    for (; outs; outs &= outs - 1) s->want[sw->port0 + (unsigned)__builtin_ctzll(outs)] |= 1ull << i;
+}
+
+/* Outputs `outs` lost a candidate of input i: clear each unless another VC
+ * head of the input still has a candidate there. */
+static inline void want_clear(sim_t *s, sw_t *sw, unsigned i, uint64_t outs)
 {
     const vcq_t *q = &s->vq[(sw->port0 + i) * s->nvc];
-    for (uint32_t v = 0; v < s->nvc; v++)
-        if (q[v].npk && q[v].head_out == o) return;
-    uint64_t *wm = &s->want[sw->port0 + o];
-    if (!(*wm &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+    for (uint32_t v = 0; v < s->nvc && outs; v++)
+        if (q[v].npk) outs &= ~cand_outs(&q[v]);
+    for (; outs; outs &= outs - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(outs);
+        if (!(s->want[sw->port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+    }
+}
+
+/* Route packet id, now the head of queue q at switch w, input i. */
+static inline void head_load(sim_t *s, sw_t *sw, uint32_t w, unsigned i, vcq_t *q, uint32_t id)
+{
+    const packet_t *h = &s->pkt[id];
+    q->head_size = occ_bytes(s, h->size);
+    q->tries = 0;
+    q->ncand = (uint8_t)s->routing->route(s, w, i, h, q->cand);
+    uint64_t outs = cand_outs(q);
+    want_set(s, sw, i, outs);
+    sw->wanted |= outs;
 }
 
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
@@ -69,7 +103,6 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
     uint32_t w = in->dev;
     p->vc = p->out_vc;
     p->hops++;
-    s->routing->route(s, w, in->local, p);
     vcq_t *q = &s->vq[gi * s->nvc + p->vc];
     q->bytes += occ_bytes(s, p->size);
     if (q->bytes > s->vc_cap_sw)
@@ -78,19 +111,12 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
     p->next = ICN_NIL;
     if (q->npk++ == 0) {
         q->head = q->tail = id;
-        q->head_size = occ_bytes(s, p->size);
-        q->head_out = p->out;
-        q->head_ovc = p->out_vc;
-        q->head_bubble = p->bubble;
-        q->head_lq = p->lq;
         sw_t *sw = &s->sw[w];
-        want_set(s, sw, in->local, p->out);
+        head_load(s, sw, w, in->local, q, id);
         /* Serve only if it can go now; otherwise the end of the busy input's
          * or output's transfer, or the missing credits or room, will serve the
          * switch (a bubble's local room frees with the end of a transfer). */
-        if (!in->in_busy && !(sw->out_busy >> p->out & 1) &&
-            room_ok(s, sw->port0, &s->credits[(sw->port0 + p->out) * s->nvc], q))
-            sim_touch_switch(s, w);
+        if (!in->in_busy && first_avail(s, sw->port0, ~sw->out_busy, q)) sim_touch_switch(s, w);
     } else {
         s->pkt[q->tail].next = id;
         q->tail = id;
@@ -118,62 +144,66 @@ void port_xdone(sim_t *s, uint32_t go)
 void switch_service(sim_t *s, uint32_t w)
 {
     sw_t *sw = &s->sw[w];
-    uint64_t outs = sw->wanted & ~sw->out_busy, in = 0, req[MAX_RADIX];
+    uint64_t free_out = ~sw->out_busy, outs = sw->wanted & free_out, in = 0, req[MAX_RADIX];
     uint8_t match[MAX_RADIX];
     uint32_t nvc = s->nvc, port0 = sw->port0;
-    /* Requests: for each idle output that some head wants, the idle inputs
-     * whose head for it has credits downstream for the whole packet. */
+    /* Requests: each idle input offers, per VC head, its first available
+     * candidate; only heads with a candidate on an idle output can have one. */
     for (; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
-        const int32_t *cr = &s->credits[(port0 + o) * nvc];
-        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy; m; m &= m - 1) {
+        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy & ~in; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctzll(m);
             const vcq_t *q = &s->vq[(port0 + i) * nvc];
+            req[i] = 0;
             for (uint32_t v = 0; v < nvc; v++) {
-                if (!q[v].npk || q[v].head_out != o || !room_ok(s, port0, cr, &q[v])) continue;
-                if (!(in >> i & 1)) { in |= 1ull << i; req[i] = 0; }
-                req[i] |= 1ull << o;
-                break;
+                if (!q[v].npk) continue;
+                const cand_t *c = first_avail(s, port0, free_out, &q[v]);
+                if (c) req[i] |= 1ull << c->out;
             }
+            if (req[i]) in |= 1ull << i;
         }
     }
     if (!in) return;
     s->arbiter->match(s, w, in, req, match);
     for (; in; in &= in - 1) {
         unsigned i = (unsigned)__builtin_ctzll(in), o = match[i];
-        if (o == 0xff) continue;
         uint32_t gi = port0 + i, go = port0 + o;
         port_t *ip = &s->port[gi];
         vcq_t *qs = &s->vq[gi * nvc];
-        const int32_t *cr = &s->credits[go * nvc];
-        /* Round-robin among this input's VCs whose head can go to o. */
+        if (o == 0xff) {   /* lost the arbitration: count it for the starvation guard */
+            for (uint32_t v = 0; v < nvc; v++) if (qs[v].npk && qs[v].tries < UINT16_MAX) qs[v].tries++;
+            continue;
+        }
+        /* Round-robin among this input's VCs whose head's first available candidate is o. */
         uint32_t v = ip->vc_ptr, chosen = ICN_NIL;
-        for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1))
-            if (qs[v].npk && qs[v].head_out == o && room_ok(s, port0, cr, &qs[v])) { chosen = v; break; }
+        const cand_t *c = NULL;
+        for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1)) {
+            if (!qs[v].npk) continue;
+            c = first_avail(s, port0, free_out, &qs[v]);
+            if (c && c->out == o) { chosen = v; break; }
+        }
         if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
         vcq_t *q = &qs[chosen];
         uint32_t id = q->head;
-        q->head = s->pkt[id].next;
+        packet_t *p = &s->pkt[id];
+        p->out = c->out;
+        p->out_vc = c->ovc;
+        uint64_t old = cand_outs(q);
+        q->head = p->next;
         if (--q->npk == 0) {
             q->head = q->tail = ICN_NIL;
+            q->ncand = 0;
         } else {
-            const packet_t *h = &s->pkt[q->head];
-            q->head_size = occ_bytes(s, h->size);
-            q->head_out = h->out;
-            q->head_ovc = h->out_vc;
-            q->head_bubble = h->bubble;
-            q->head_lq = h->lq;
+            head_load(s, sw, w, i, q, q->head);
         }
-        if (!q->npk || q->head_out != o) {
-            want_clear(s, sw, i, o);
-            if (q->npk) want_set(s, sw, i, q->head_out);
-        }
+        want_clear(s, sw, i, old & ~cand_outs(q));
         ip->in_busy = 1;
-        ip->rel_bytes = occ_bytes(s, s->pkt[id].size);
+        ip->rel_bytes = occ_bytes(s, p->size);
         ip->rel_vc = (uint8_t)chosen;
         sw->in_busy |= 1ull << i;
         sw->out_busy |= 1ull << o;
+        free_out &= ~(1ull << o);
         s->port[go].feed = gi;
         link_send(s, go, id);
     }

@@ -11,10 +11,11 @@ static void setup(sim_t *s, cfg_t *c)
         cfg_fail(c, K_ROUTING, "D-mod-K routes fat-trees only; topology.type is '%s'", s->topo->name);
 }
 
-static void route(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
+static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
 {
     (void)in;
-    p->out = (uint16_t)fattree_dmodk_port(s->topo_data, w, p->dst);
+    c[0] = (cand_t){ (uint16_t)fattree_dmodk_port(s->topo_data, w, p->dst), p->vc, BUBBLE_NONE, 0 };
+    return 1;
 }
 
 const routing_ops routing_dmodk = { "dmodk", "D-mod-K deterministic fat-tree routing", setup, route, 0 };

@@ -65,65 +65,130 @@ static void setup_dateline(sim_t *s, cfg_t *c)
     setup_common(s, c, 0);
 }
 
-/* DOR step at router w for p: sets p->out; returns the dimension (or -1 at
- * the destination router) and whether the hop crosses the wrap-around link. */
-static int dor_step(sim_t *s, uint32_t w, packet_t *p, int *minus, int *wraps)
+/* Minimal direction in dimension d from router w towards router r
+ * (1 = minus); the torus tie at distance k/2 follows routing.tie. */
+static int direction(sim_t *s, uint32_t w, uint32_t r, uint32_t d, const packet_t *p)
 {
     const cube_t *q = cube_get(s);
-    const dor_t *dd = s->routing_data;
-    uint32_t r = p->dst / q->c;
-    if (r == w) { p->out = (uint16_t)(p->dst % q->c); return -1; }
-    uint32_t d = 0;
-    while (cube_coord(q, r, d) == cube_coord(q, w, d)) d++;
+    dor_t *dd = s->routing_data;
     uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
-    int neg;
-    if (!q->torus) neg = y < x;
-    else {
-        uint32_t fwd = (y + q->k - x) % q->k;        /* hops going + */
-        if (2 * fwd < q->k) neg = 0;
-        else if (2 * fwd > q->k) neg = 1;
-        else if (dd->tie == TIE_PLUS) neg = 0;
-        else if (dd->tie == TIE_BALANCED) neg = (int)(cube_coord(q, p->src / q->c, d) & 1);
-        else neg = (int)(rng_next(&dd->rng[w]) >> 63);
-    }
-    *minus = neg;
-    *wraps = q->torus && (neg ? x == 0 : x + 1 == q->k);
-    p->out = (uint16_t)cube_port(q, d, neg);
-    return (int)d;
+    if (!q->torus) return y < x;
+    uint32_t fwd = (y + q->k - x) % q->k;        /* hops going + */
+    if (2 * fwd < q->k) return 0;
+    if (2 * fwd > q->k) return 1;
+    if (dd->tie == TIE_PLUS) return 0;
+    if (dd->tie == TIE_BALANCED) return (int)(cube_coord(q, p->src / q->c, d) & 1);
+    return (int)(rng_next(&dd->rng[w]) >> 63);
+}
+
+/* Does a hop from router w in (d, minus) cross the ring's wrap-around link? */
+static int wraps(const cube_t *q, uint32_t w, uint32_t d, int minus)
+{
+    uint32_t x = cube_coord(q, w, d);
+    return q->torus && (minus ? x == 0 : x + 1 == q->k);
 }
 
 /* The dimension a packet arrived in, or -1 if it was injected here. */
 static int in_dim(const cube_t *q, uint32_t in) { return in < q->c ? -1 : (int)((in - q->c) / 2); }
 
-static void route_dor(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
+/* Lowest dimension in which routers w and r differ (r != w). */
+static uint32_t first_dim(const cube_t *q, uint32_t w, uint32_t r)
 {
-    int minus, wraps;
+    uint32_t d = 0;
+    while (cube_coord(q, r, d) == cube_coord(q, w, d)) d++;
+    return d;
+}
+
+/* At the destination router: the node's port. Returns 1 if so. */
+static int eject(const cube_t *q, uint32_t w, const packet_t *p, cand_t *c)
+{
+    if (p->dst / q->c != w) return 0;
+    c[0] = (cand_t){ (uint16_t)(p->dst % q->c), 0, BUBBLE_NONE, 0 };
+    return 1;
+}
+
+static int route_dor(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    const cube_t *q = cube_get(s);
     (void)in;
-    dor_step(s, w, p, &minus, &wraps);
-    p->out_vc = p->vc;
+    if (eject(q, w, p, c)) { c[0].ovc = p->vc; return 1; }
+    uint32_t d = first_dim(q, w, p->dst / q->c);
+    int minus = direction(s, w, p->dst / q->c, d, p);
+    c[0] = (cand_t){ (uint16_t)cube_port(q, d, minus), p->vc, BUBBLE_NONE, 0 };
+    return 1;
 }
 
-static void route_dateline(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
+static int route_dateline(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
 {
-    int minus, wraps, d = dor_step(s, w, p, &minus, &wraps);
-    if (d < 0) p->out_vc = 0;
-    else if (wraps) p->out_vc = 1;
-    else p->out_vc = in_dim(cube_get(s), in) == d ? p->vc : 0;
+    const cube_t *q = cube_get(s);
+    if (eject(q, w, p, c)) return 1;
+    uint32_t d = first_dim(q, w, p->dst / q->c);
+    int minus = direction(s, w, p->dst / q->c, d, p);
+    uint8_t vc = wraps(q, w, d, minus) ? 1 : in_dim(q, in) == (int)d ? p->vc : 0;
+    c[0] = (cand_t){ (uint16_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
+    return 1;
 }
 
-static void route_bubble(sim_t *s, uint32_t w, uint32_t in, packet_t *p)
+/* The escape move of the bubble routers: DOR on the escape VC; entering the
+ * ring (injection, change of dimension, or coming from another VC class)
+ * needs the bubble. */
+static cand_t escape(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, uint8_t esc_vc, int from_escape)
 {
     const cube_t *q = cube_get(s);
     const dor_t *dd = s->routing_data;
-    int minus, wraps, d = dor_step(s, w, p, &minus, &wraps);
-    p->out_vc = 0;
-    p->bubble = BUBBLE_NONE;
-    if (d >= 0 && in_dim(q, in) != d) {          /* entering a ring: injection or change of dimension */
-        p->bubble = dd->local_bubble ? BUBBLE_LOCAL : BUBBLE_REMOTE;
-        p->lq = (uint16_t)cube_in_port(q, (uint32_t)d, minus);
+    uint32_t r = p->dst / q->c, d = first_dim(q, w, r);
+    int minus = direction(s, w, r, d, p);
+    cand_t c = { (uint16_t)cube_port(q, d, minus), esc_vc, BUBBLE_NONE, 0 };
+    if (!(from_escape && in_dim(q, in) == (int)d)) {
+        c.bubble = dd->local_bubble ? BUBBLE_LOCAL : BUBBLE_REMOTE;
+        c.lq = (uint16_t)cube_in_port(q, d, minus);
     }
+    return c;
+}
+
+static int route_bubble(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    if (eject(cube_get(s), w, p, c)) return 1;
+    c[0] = escape(s, w, in, p, 0, 1);
+    return 1;
+}
+
+/* The Bubble Router (seed 004, section 3.2): VC 0 is the escape channel (DOR
+ * with the bubble), VC 1 the adaptive one (minimal, plain VCT). Requests in
+ * the RDU's order, which realizes dynamic X/Y selection: the adaptive channel
+ * in the current dimension, then in the following dimensions (cyclically),
+ * then the escape channel. A packet starts in the lowest dimension it must
+ * correct; "current" is the dimension it arrived in. */
+enum { VC_ESCAPE = 0, VC_ADAPTIVE = 1 };
+
+static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    const cube_t *q = cube_get(s);
+    if (eject(q, w, p, c)) return 1;
+    uint32_t r = p->dst / q->c;
+    int d_in = in_dim(q, in);
+    uint32_t cur = d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r);
+    int n = 0;
+    for (uint32_t k = 0; k < q->n && n < MAX_CAND - 1; k++) {
+        uint32_t d = (cur + k) % q->n;
+        if (cube_coord(q, r, d) == cube_coord(q, w, d)) continue;
+        int minus = direction(s, w, r, d, p);
+        c[n++] = (cand_t){ (uint16_t)cube_port(q, d, minus), VC_ADAPTIVE, BUBBLE_NONE, 0 };
+    }
+    c[n++] = escape(s, w, in, p, VC_ESCAPE, d_in >= 0 && p->vc == VC_ESCAPE);
+    return n;
+}
+
+static void setup_bubble_adaptive(sim_t *s, cfg_t *c)
+{
+    if (s->nvc != 2) cfg_fail(c, K_SW_VCS, "bubble-adaptive uses two VCs per link (escape and adaptive); set switch.vcs = 2");
+    const cube_t *q = cube_get(s);
+    if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "bubble-adaptive supports up to %d dimensions", MAX_CAND - 1);
+    setup_common(s, c, 1);
+    s->escape_after = (uint32_t)cfg_int(c, K_ROUTING_ESCAPE_AFTER);
 }
 
 const routing_ops routing_dor = { "dor", "dimension-order routing on tori and meshes, no deadlock avoidance (tori can deadlock)", setup_dor, route_dor, 0 };
 const routing_ops routing_dor_dateline = { "dor-dateline", "dimension-order routing, Dally-Seitz datelines on 2 VCs (switch.vcs = 2)", setup_dateline, route_dateline, 1 };
 const routing_ops routing_dor_bubble = { "dor-bubble", "dimension-order routing with bubble flow control on 1 VC (routing.bubble local|remote)", setup_bubble, route_bubble, 1 };
+const routing_ops routing_bubble_adaptive = { "bubble-adaptive", "seed 004's Bubble Router: adaptive VC + DOR bubble escape VC, dynamic X/Y (switch.vcs = 2)", setup_bubble_adaptive, route_bubble_adaptive, 1 };
