@@ -225,3 +225,48 @@ TEST(cube_bubble_adaptive_beats_dor_on_transpose)
     CHECK(acc[1] > 1.8 * acc[0], "transpose: adaptive %.1f vs DOR %.1f phits/cycle", acc[1], acc[0]);
     printf("       8x8 torus transpose at full load: bubble DOR %.1f, bubble adaptive %.1f phits/cycle (seed 004: 13.0, 30.6)\n", acc[0], acc[1]);
 }
+
+/* Selection functions order the adaptive candidates; the escape comes last. */
+TEST(cube_selection_functions_order_candidates)
+{
+    static const char *sel[] = { "routing.selection=dynamic-xy", "routing.selection=zigzag",
+                                 "routing.selection=max-credits", "routing.selection=random" };
+    for (int i = 0; i < 4; i++) {
+        const char *more[] = { sel[i], "switch.vcs=2", "switch.buffer=320B", "load=0", NULL };
+        sim_t s;
+        cfg_t c;
+        cube_setup(&s, &c, "torus", 8, 2, 1, "bubble-adaptive", more);
+        const cube_t *q = cube_get(&s);
+        /* at router (0,0), arrived travelling + in Y, going to router (3,1): X offset 3, Y offset 1 */
+        packet_t p;
+        memset(&p, 0, sizeof p);
+        p.src = 0;
+        p.dst = 3 + 8 * 1;
+        p.vc = 1;
+        uint32_t in = cube_in_port(q, 1, 0);
+        cand_t cd[MAX_CAND];
+        int n = s.routing->route(&s, 0, in, &p, cd);
+        uint16_t xp = (uint16_t)cube_port(q, 0, 0), yp = (uint16_t)cube_port(q, 1, 0);
+        CHECK(n == 3, "%s: %d candidates", sel[i], n);
+        CHECK(cd[2].ovc == 0 && cd[2].out == xp && cd[2].bubble == BUBBLE_LOCAL,
+              "%s: escape must be last: DOR (X first) on VC 0 with the bubble", sel[i]);
+        if (i == 0) CHECK(cd[0].out == yp && cd[1].out == xp, "dynamic-xy: current dimension (Y) first");
+        if (i == 1) CHECK(cd[0].out == xp && cd[1].out == yp, "zigzag: largest offset (X) first");
+        if (i == 2) {
+            s.credits[sw_port(&s, 0, xp) * s.nvc + 1] = 40;   /* X adaptive channel nearly full */
+            n = s.routing->route(&s, 0, in, &p, cd);
+            CHECK(cd[0].out == yp, "max-credits: the channel with more credits (Y) first");
+            s.credits[sw_port(&s, 0, xp) * s.nvc + 1] = 160;
+            s.credits[sw_port(&s, 0, yp) * s.nvc + 1] = 40;
+            n = s.routing->route(&s, 0, in, &p, cd);
+            CHECK(cd[0].out == xp, "max-credits: X first when Y is fuller");
+        }
+        if (i == 3) {
+            int first_x = 0;
+            for (int t = 0; t < 200; t++) { s.routing->route(&s, 0, in, &p, cd); first_x += cd[0].out == xp; }
+            CHECK(first_x > 60 && first_x < 140, "random: X first %d times of 200", first_x);
+        }
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}

@@ -34,6 +34,7 @@
  X(ROUTING, "routing.algorithm", KT_NAME, "dmodk", 0, 0, "Routing algorithm: see `icnsim --list`.") \
  X(ROUTING_TIE, "routing.tie", KT_NAME, "random", 0, 0, "Torus DOR routings: direction when the offset is exactly k/2: random (per packet and dimension), plus, or balanced (+ from even source coordinates, - from odd).") \
  X(ROUTING_BUBBLE, "routing.bubble", KT_NAME, "local", 0, 0, "dor-bubble: where the bubble (room for 2 packets) is checked when a packet enters a ring: local (the router's own input queue of that ring, as the hardware of seed 004) or remote (the next router's queue).") \
+ X(ROUTING_SELECTION, "routing.selection", KT_NAME, "dynamic-xy", 0, 0, "Adaptive routings: order in which the adaptive channels are requested: dynamic-xy (current dimension, then the next ones), zigzag (largest remaining offset first), max-credits (most free space downstream first), random. The escape channel comes last.") \
  X(ROUTING_ESCAPE_AFTER, "routing.escape_after", KT_INT, "64", 0, 65535, "Adaptive routings: after this many lost arbitrations a packet waits only for its escape channel (seed 004's starvation guard; 0 = never).") \
  X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Static queuing scheme mapping packets to VCs at injection: see `icnsim --list`.") \
  X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \

@@ -20,9 +20,10 @@
 #include <string.h>
 
 enum { TIE_RANDOM, TIE_PLUS, TIE_BALANCED };
+enum { SEL_DYNAMIC_XY, SEL_ZIGZAG, SEL_MAX_CREDITS, SEL_RANDOM };
 
 typedef struct dor {
-    int tie, local_bubble;
+    int tie, local_bubble, selection;
     rng_t *rng;            /* per router, for random ties */
 } dor_t;
 
@@ -47,7 +48,7 @@ static void setup_common(sim_t *s, cfg_t *c, int bubble)
             cfg_fail(c, K_SW_BUFFER, "the bubble rule needs room for two packets per queue (%u bytes per VC, packet.mtu = %u)",
                      s->vc_cap_sw, s->mtu);
     }
-    if (d->tie == TIE_RANDOM) {
+    if (d->tie == TIE_RANDOM || d->selection == SEL_RANDOM) {
         d->rng = (rng_t *)(d + 1);
         for (uint32_t w = 0; w < s->nswitches; w++) rng_seed(&d->rng[w], s->seed, RNG_ROUTE, w);
     }
@@ -168,13 +169,33 @@ static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet
     uint32_t r = p->dst / q->c;
     int d_in = in_dim(q, in);
     uint32_t cur = d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r);
+    dor_t *dd = s->routing_data;
     int n = 0;
+    double key[MAX_CAND];
     for (uint32_t k = 0; k < q->n && n < MAX_CAND - 1; k++) {
         uint32_t d = (cur + k) % q->n;
         if (cube_coord(q, r, d) == cube_coord(q, w, d)) continue;
         int minus = direction(s, w, r, d, p);
-        c[n++] = (cand_t){ (uint16_t)cube_port(q, d, minus), VC_ADAPTIVE, BUBBLE_NONE, 0 };
+        c[n] = (cand_t){ (uint16_t)cube_port(q, d, minus), VC_ADAPTIVE, BUBBLE_NONE, 0 };
+        /* selection function: a key per candidate, smallest first (stable) */
+        if (dd->selection == SEL_ZIGZAG) {
+            uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
+            uint32_t off = minus ? (x + q->k - y) % q->k : (y + q->k - x) % q->k;
+            key[n] = -(double)off;
+        } else if (dd->selection == SEL_MAX_CREDITS) {
+            key[n] = -(double)s->credits[(s->sw[w].port0 + c[n].out) * s->nvc + VC_ADAPTIVE];
+        } else if (dd->selection == SEL_RANDOM) {
+            key[n] = rng_u01(&dd->rng[w]);
+        } else {
+            key[n] = n;   /* dynamic X/Y: the order built above */
+        }
+        n++;
     }
+    for (int a = 1; a < n; a++)   /* insertion sort: at most MAX_CAND - 1 entries */
+        for (int b = a; b > 0 && key[b] < key[b - 1]; b--) {
+            cand_t t = c[b]; c[b] = c[b - 1]; c[b - 1] = t;
+            double kt = key[b]; key[b] = key[b - 1]; key[b - 1] = kt;
+        }
     c[n++] = escape(s, w, in, p, VC_ESCAPE, d_in >= 0 && p->vc == VC_ESCAPE);
     return n;
 }
@@ -184,7 +205,17 @@ static void setup_bubble_adaptive(sim_t *s, cfg_t *c)
     if (s->nvc != 2) cfg_fail(c, K_SW_VCS, "bubble-adaptive uses two VCs per link (escape and adaptive); set switch.vcs = 2");
     const cube_t *q = cube_get(s);
     if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "bubble-adaptive supports up to %d dimensions", MAX_CAND - 1);
+    const char *sel = cfg_str(c, K_ROUTING_SELECTION);
+    int mode = !strcmp(sel, "dynamic-xy") ? SEL_DYNAMIC_XY : !strcmp(sel, "zigzag") ? SEL_ZIGZAG
+             : !strcmp(sel, "max-credits") ? SEL_MAX_CREDITS : !strcmp(sel, "random") ? SEL_RANDOM : -1;
+    if (mode < 0) cfg_fail(c, K_ROUTING_SELECTION, "must be dynamic-xy, zigzag, max-credits or random");
     setup_common(s, c, 1);
+    ((dor_t *)s->routing_data)->selection = mode;
+    if (mode == SEL_RANDOM && !((dor_t *)s->routing_data)->rng) {
+        dor_t *d = s->routing_data;
+        d->rng = (rng_t *)(d + 1);
+        for (uint32_t w = 0; w < s->nswitches; w++) rng_seed(&d->rng[w], s->seed, RNG_ROUTE, w);
+    }
     s->escape_after = (uint32_t)cfg_int(c, K_ROUTING_ESCAPE_AFTER);
 }
 
