@@ -29,3 +29,12 @@ for k in 6 12 18; do
     row "uniform-0.6-rlft-k$k-$n" experiments/seed002/base-11664.ini -s topology.k=$k -s load=0.6 \
         -s time.warmup=50us -s time.measure=200us
 done
+# Direct networks, packet level (virtual cut-through bubble routers; the
+# wormhole routers await the flit-level model). 100k router cycles of 5.25 ns.
+# Flit-hops = packet-hops x 20 phits.
+for load in 0.1 0.24; do
+    row "torus8x8-bubble-dor-$load" experiments/seed004/bubble-dor.ini -s load=$load \
+        -s time.warmup=25us -s time.measure=500us
+done
+row "torus32x32-bubble-dor-0.1" experiments/seed004/bubble-dor.ini -s topology.k=32 -s load=0.1 \
+    -s time.warmup=25us -s time.measure=500us
