@@ -246,7 +246,7 @@ TEST(cube_selection_functions_order_candidates)
         uint32_t in = cube_in_port(q, 1, 0);
         cand_t cd[MAX_CAND];
         int n = s.routing->route(&s, 0, in, &p, cd);
-        uint16_t xp = (uint16_t)cube_port(q, 0, 0), yp = (uint16_t)cube_port(q, 1, 0);
+        uint8_t xp = (uint8_t)cube_port(q, 0, 0), yp = (uint8_t)cube_port(q, 1, 0);
         CHECK(n == 3, "%s: %d candidates", sel[i], n);
         CHECK(cd[2].ovc == 0 && cd[2].out == xp && cd[2].bubble == BUBBLE_LOCAL,
               "%s: escape must be last: DOR (X first) on VC 0 with the bubble", sel[i]);

@@ -38,10 +38,10 @@ enum { BUBBLE_NONE = 0, BUBBLE_REMOTE = 1, BUBBLE_LOCAL = 2 };
 /* One way forward for a packet: output port, VC downstream, flow-control
  * rule. A routing returns candidates in order of preference. */
 typedef struct cand {
-    uint16_t out;
+    uint8_t out;          /* local port (radix <= MAX_RADIX = 64) */
     uint8_t ovc;
     uint8_t bubble;       /* BUBBLE_* */
-    uint16_t lq;          /* BUBBLE_LOCAL: local input port whose queue must have room for 2 packets */
+    uint8_t lq;           /* BUBBLE_LOCAL: local input port whose queue must have room for 2 packets */
 } cand_t;
 
 #define MAX_CAND 4

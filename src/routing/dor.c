@@ -104,7 +104,7 @@ static uint32_t first_dim(const cube_t *q, uint32_t w, uint32_t r)
 static int eject(const cube_t *q, uint32_t w, const packet_t *p, cand_t *c)
 {
     if (p->dst / q->c != w) return 0;
-    c[0] = (cand_t){ (uint16_t)(p->dst % q->c), 0, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)(p->dst % q->c), 0, BUBBLE_NONE, 0 };
     return 1;
 }
 
@@ -115,7 +115,7 @@ static int route_dor(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_
     if (eject(q, w, p, c)) { c[0].ovc = p->vc; return 1; }
     uint32_t d = first_dim(q, w, p->dst / q->c);
     int minus = direction(s, w, p->dst / q->c, d, p);
-    c[0] = (cand_t){ (uint16_t)cube_port(q, d, minus), p->vc, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)cube_port(q, d, minus), p->vc, BUBBLE_NONE, 0 };
     return 1;
 }
 
@@ -126,7 +126,7 @@ static int route_dateline(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, 
     uint32_t d = first_dim(q, w, p->dst / q->c);
     int minus = direction(s, w, p->dst / q->c, d, p);
     uint8_t vc = wraps(q, w, d, minus) ? 1 : in_dim(q, in) == (int)d ? p->vc : 0;
-    c[0] = (cand_t){ (uint16_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
     return 1;
 }
 
@@ -139,10 +139,10 @@ static cand_t escape(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, uint8
     const dor_t *dd = s->routing_data;
     uint32_t r = p->dst / q->c, d = first_dim(q, w, r);
     int minus = direction(s, w, r, d, p);
-    cand_t c = { (uint16_t)cube_port(q, d, minus), esc_vc, BUBBLE_NONE, 0 };
+    cand_t c = { (uint8_t)cube_port(q, d, minus), esc_vc, BUBBLE_NONE, 0 };
     if (!(from_escape && in_dim(q, in) == (int)d)) {
         c.bubble = dd->local_bubble ? BUBBLE_LOCAL : BUBBLE_REMOTE;
-        c.lq = (uint16_t)cube_in_port(q, d, minus);
+        c.lq = (uint8_t)cube_in_port(q, d, minus);
     }
     return c;
 }
@@ -176,7 +176,7 @@ static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet
         uint32_t d = (cur + k) % q->n;
         if (cube_coord(q, r, d) == cube_coord(q, w, d)) continue;
         int minus = direction(s, w, r, d, p);
-        c[n] = (cand_t){ (uint16_t)cube_port(q, d, minus), VC_ADAPTIVE, BUBBLE_NONE, 0 };
+        c[n] = (cand_t){ (uint8_t)cube_port(q, d, minus), VC_ADAPTIVE, BUBBLE_NONE, 0 };
         /* selection function: a key per candidate, smallest first (stable) */
         if (dd->selection == SEL_ZIGZAG) {
             uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
