@@ -50,6 +50,10 @@ static inline int room_ok(const sim_t *s, uint32_t port0, const cand_t *c, uint3
  * adaptive routing's escape channel) is considered. */
 static inline const cand_t *first_avail(const sim_t *s, uint32_t port0, uint64_t free_out, const vcq_t *q)
 {
+    if (q->ncand == 1) {   /* deterministic routings */
+        const cand_t *c = &q->cand[0];
+        return (free_out >> c->out & 1) && room_ok(s, port0, c, q->head_size) ? c : NULL;
+    }
     uint32_t k = s->escape_after && q->tries >= s->escape_after ? q->ncand - 1u : 0;
     for (; k < q->ncand; k++) {
         const cand_t *c = &q->cand[k];
