@@ -4,7 +4,7 @@
 #include <string.h>
 
 extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh;
-extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble, routing_bubble_adaptive;
+extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble, routing_bubble_adaptive, routing_duato;
 extern const queuing_ops queuing_1q, queuing_dbbm;
 extern const arbiter_ops arbiter_islip, arbiter_rr;
 extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, pattern_transpose,
@@ -14,7 +14,7 @@ extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scen
 extern const process_ops process_bernoulli, process_poisson;
 
 static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, NULL };
-static const routing_ops *const routings[] = { &routing_dmodk, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, NULL };
+static const routing_ops *const routings[] = { &routing_dmodk, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, NULL };
 static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, NULL };
 static const arbiter_ops *const arbiters[] = { &arbiter_islip, &arbiter_rr, NULL };
 static const pattern_ops *const patterns[] = {

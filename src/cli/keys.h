@@ -20,6 +20,16 @@
  X(TOPO_CONC, "topology.concentration", KT_INT, "1", 1, 16, "k-ary n-cubes: end nodes per router (node = router * concentration + i).") \
  X(LINK_BW, "link.bandwidth", KT_BW, "100Gbps", 0, 0, "Bandwidth of every link, each direction (full duplex).") \
  X(LINK_DELAY, "link.delay", KT_TIME, "6ns", 0, 1e15, "Propagation delay of every link; credits travel back with the same delay.") \
+ X(SW_MODEL, "switch.model", KT_NAME, "packet", 0, 0, "Router model: packet (event-driven, virtual cut-through at packet granularity) or flit (cycle-driven flits, wormhole or VCT, pipeline; k-ary n-cubes).") \
+ X(SW_SWITCHING, "switch.switching", KT_NAME, "wormhole", 0, 0, "Flit model: wormhole (a VC is held by one worm, links multiplex VCs flit by flit) or vct (a packet needs room for all its flits; links multiplex whole packets).") \
+ X(SW_VC_SIZES, "switch.vc_sizes", KT_LIST, "", 0, 0, "Flit model: per-VC input buffer sizes (e.g. 160B 80B 80B), instead of switch.buffer split equally.") \
+ X(FLIT_PHIT, "link.phit", KT_BYTES, "2", 1, 1024, "Flit model: phit (= flit) size; a link carries one phit per router cycle.") \
+ X(ROUTER_CYCLE, "router.cycle", KT_TIME, "5ns", 1, 1e12, "Flit model: router clock period.") \
+ X(ROUTER_SYNC, "router.sync", KT_INT, "1", 0, 16, "Flit model: synchronizer cycles per hop (seed 004: 0.5-1.5, 1 on average).") \
+ X(ROUTER_FIFO, "router.fifo", KT_INT, "1", 0, 16, "Flit model: input FIFO cycles per hop.") \
+ X(ROUTER_ROUTING, "router.routing", KT_INT, "1", 0, 16, "Flit model: routing unit cycles per hop.") \
+ X(ROUTER_XBAR, "router.crossbar", KT_INT, "1", 0, 16, "Flit model: arbitration and crossbar cycles per hop.") \
+ X(ROUTER_VCMUX, "router.vcmux", KT_INT, "0", 0, 16, "Flit model: VC multiplexer cycles per hop (wormhole VC routers have one).") \
  X(SW_BUFFER, "switch.buffer", KT_BYTES, "192KB", 1, 4e9, "Input buffer per switch port, statically split into equal VCs.") \
  X(SW_VCS, "switch.vcs", KT_INT, "1", 1, 16, "Virtual channels per port (switch inputs and NIC injection).") \
  X(SW_ARBITER, "switch.arbiter", KT_NAME, "islip", 0, 0, "Crossbar allocator: see `icnsim --list`.") \

@@ -4,6 +4,7 @@
 #include "units.h"
 #include "../net/link.h"
 #include "../net/policy.h"
+#include "../net/flit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,9 @@ void net_link(sim_t *s, uint32_t a, uint32_t b)
 
 /* ---- set-up ---- */
 
+static void packet_buffers(sim_t *s, cfg_t *c);
+static void setup_policies(sim_t *s, cfg_t *c);
+
 static void list_names_fail(cfg_t *c, key_id k, const char *what)
 {
     cfg_fail(c, k, "unknown %s (run `icnsim --list` for the choices)", what);
@@ -93,9 +97,14 @@ void sim_setup(sim_t *s, cfg_t *c)
     s->warmup = cfg_u64(c, K_TIME_WARMUP);
     s->end = s->stop = s->warmup + cfg_u64(c, K_TIME_MEASURE);
     s->deadlock_after = cfg_u64(c, K_TIME_DEADLOCK);
-    s->link_bps = cfg_double(c, K_LINK_BW);
-    s->link_delay = cfg_u64(c, K_LINK_DELAY);
-    s->routing_delay = cfg_u64(c, K_SW_ROUTING_DELAY);
+    const char *model = cfg_str(c, K_SW_MODEL);
+    if (!strcmp(model, "flit")) s->flit_mode = 1;
+    else if (strcmp(model, "packet")) cfg_fail(c, K_SW_MODEL, "must be packet or flit");
+    if (!s->flit_mode) {   /* the flit model derives timing from router.cycle and link.phit */
+        s->link_bps = cfg_double(c, K_LINK_BW);
+        s->link_delay = cfg_u64(c, K_LINK_DELAY);
+        s->routing_delay = cfg_u64(c, K_SW_ROUTING_DELAY);
+    }
     s->mtu = (uint32_t)cfg_u64(c, K_PKT_MTU);
     s->msg_size = (uint32_t)cfg_u64(c, K_MSG_SIZE);
     s->p_long = cfg_double(c, K_MSG_LONG_FRACTION);
@@ -103,11 +112,20 @@ void sim_setup(sim_t *s, cfg_t *c)
         s->msg_long = (uint32_t)cfg_u64(c, K_MSG_LONG_SIZE);
         if (!s->msg_long) cfg_fail(c, K_MSG_LONG_FRACTION, "long messages need a size: set traffic.long_size");
     }
-    s->gran = (uint32_t)cfg_u64(c, K_SW_GRANULARITY);
+    s->gran = s->flit_mode ? 1 : (uint32_t)cfg_u64(c, K_SW_GRANULARITY);
     s->nvc = (uint32_t)cfg_int(c, K_SW_VCS);
     s->islip_iters = 0;
 
     if (s->mtu > (1u << 24)) cfg_fail(c, K_PKT_MTU, "packets larger than 16 MB are not supported");
+    if (!s->flit_mode) packet_buffers(s, c);
+    if (!(s->topo = find_topo(cfg_str(c, K_TOPO_TYPE)))) list_names_fail(c, K_TOPO_TYPE, "topology");
+    s->topo->build(s, c);
+    setup_policies(s, c);
+}
+
+/* Buffers of the packet-level switch: bytes per VC, checked against packets. */
+static void packet_buffers(sim_t *s, cfg_t *c)
+{
     uint64_t swbuf = cfg_u64(c, K_SW_BUFFER), nicbuf = cfg_u64(c, K_NIC_BUFFER);
     s->vc_cap_sw = (uint32_t)(swbuf / s->nvc);
     s->vc_cap_nic = (uint32_t)(nicbuf / s->nvc);
@@ -120,9 +138,11 @@ void sim_setup(sim_t *s, cfg_t *c)
     if (s->vc_cap_nic < s->mtu)
         cfg_fail(c, K_NIC_BUFFER, "each of the %u VCs gets %u bytes, less than one packet (packet.mtu = %u bytes)",
                  s->nvc, s->vc_cap_nic, s->mtu);
+}
 
-    if (!(s->topo = find_topo(cfg_str(c, K_TOPO_TYPE)))) list_names_fail(c, K_TOPO_TYPE, "topology");
-    s->topo->build(s, c);
+/* Network state, policies, traffic and statistics, once the topology exists. */
+static void setup_policies(sim_t *s, cfg_t *c)
+{
     for (uint32_t n = 0; n < s->nnodes; n++)
         if (s->port[s->nic[n].port].peer == ICN_NIL) die("topology left node %u unconnected", n);
 
@@ -140,6 +160,8 @@ void sim_setup(sim_t *s, cfg_t *c)
     }
 
     if (!(s->routing = find_routing(cfg_str(c, K_ROUTING)))) list_names_fail(c, K_ROUTING, "routing algorithm");
+    if (s->flit_mode && (!strcmp(s->routing->name, "dor-bubble") || !strcmp(s->routing->name, "bubble-adaptive")))
+        cfg_fail(c, K_ROUTING, "bubble flow control is modelled by the packet-level switch (switch.model = packet)");
     s->routing->setup(s, c);
     if (s->routing->owns_vcs) {
         extern const queuing_ops queuing_routing;   /* VC 0 at injection; the routing picks the rest */
@@ -148,8 +170,12 @@ void sim_setup(sim_t *s, cfg_t *c)
         if (!(s->queuing = find_queuing(cfg_str(c, K_QUEUING)))) list_names_fail(c, K_QUEUING, "queuing scheme");
         s->queuing->setup(s, c);
     }
-    if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
-    if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
+    if (s->flit_mode) {
+        flit_setup(s, c);   /* round-robin allocation is built in */
+    } else {
+        if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
+        if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
+    }
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
     s->pattern->setup(s, c);
@@ -188,6 +214,7 @@ void sim_setup(sim_t *s, cfg_t *c)
 
 void sim_free(sim_t *s)
 {
+    flit_free(s);
     evq_free(&s->evq);
     free(s->want);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
@@ -284,8 +311,10 @@ static void dispatch(sim_t *s, const event_t *e)
         break;
     case EV_NIC_WAKE:
         if (s->nic[e->a].wake_at == e->time) s->nic[e->a].wake_at = 0;
-        sim_touch_nic(s, e->a);
+        if (s->flit_mode) flit_wake_nic(s, e->a);
+        else sim_touch_nic(s, e->a);
         break;
+    case EV_CYCLE: flit_cycle(s); break;
     case EV_SAMPLE: sample(s, e->a); break;
     default: die("unknown event type %u", ev_type(e));
     }
@@ -314,7 +343,8 @@ static int loop(sim_t *s)
         dispatch(s, &e);
         if (s->deadlocked) {
             if (s->progress_tty) fputc('\n', stderr);
-            deadlock_report(s);
+            if (s->flit_mode) flit_deadlock_report(s);
+            else deadlock_report(s);
             return EXIT_DEADLOCK;
         }
     }
@@ -360,6 +390,7 @@ static void owed_by_event(const event_t *e, void *arg)
 
 int sim_check_invariants(sim_t *s, int drained)
 {
+    if (s->flit_mode) return flit_check_invariants(s, drained);
     int bad = 0;
     uint32_t nb = s->nports * s->nvc;
     int64_t *expect = xcalloc(nb, sizeof *expect);   /* bytes owed to each output's credit counter */

@@ -24,6 +24,7 @@ enum ev_type {
     EV_NIC_WAKE,     /* a = node: a message is generated */
     EV_NIC_DONE,     /* a = node: the injection link becomes free */
     EV_SAMPLE,       /* time series sample and watchdog */
+    EV_CYCLE,        /* flit model: one router cycle */
 };
 
 typedef struct sim {
@@ -82,6 +83,9 @@ typedef struct sim {
     simtime_t last_progress;
     simtime_t deadlock_after;
     int deadlocked;
+
+    int flit_mode;           /* switch.model = flit */
+    void *flit;              /* its state (src/net/flit.c) */
 
     stats_t st;
     int progress_tty;        /* print a progress line on stderr */

@@ -14,6 +14,11 @@ void port_xdone(sim_t *s, uint32_t go);
 void switch_service(sim_t *s, uint32_t w);
 void nic_service(sim_t *s, uint32_t n);
 void nic_deliver(sim_t *s, uint32_t id);
+/* The next packet node n would inject: 0 if none is due (a wake-up is then
+ * scheduled for the next generation), else its size and VC. */
+int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc);
+/* Create that packet (after nic_peek) and count its injection. */
+uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc);
 /* Take the next message from node n's (virtual) source queue. */
 void nic_take_message(sim_t *s, uint32_t n);
 /* Count messages generated up to the end, for statistics (replays arrivals). */

@@ -57,23 +57,27 @@ void nic_take_message(sim_t *s, uint32_t n)
     c->next_gen = gap == SIMTIME_MAX ? SIMTIME_MAX : c->next_gen + gap;
 }
 
-void nic_service(sim_t *s, uint32_t n)
+int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc)
 {
     nic_t *c = &s->nic[n];
-    if (c->busy) return;
     if (!c->msg_left) {
         if (c->next_gen > s->now) {
             if (c->next_gen != SIMTIME_MAX && c->wake_at != c->next_gen && c->next_gen < s->end) {
                 c->wake_at = c->next_gen;
                 evq_push(&s->evq, c->next_gen, EV_NIC_WAKE, n, 0);
             }
-            return;
+            return 0;
         }
         nic_take_message(s, n);
     }
-    uint32_t size = c->msg_left < s->mtu ? c->msg_left : s->mtu;
-    uint8_t vc = s->queuing->vc(s, n, c->msg_dst);
-    if (s->credits[c->port * s->nvc + vc] < (int32_t)occ_bytes(s, size)) return;   /* a credit will wake us */
+    *size = c->msg_left < s->mtu ? c->msg_left : s->mtu;
+    *vc = s->queuing->vc(s, n, c->msg_dst);
+    return 1;
+}
+
+uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
+{
+    nic_t *c = &s->nic[n];
     uint32_t id = pkt_alloc(s);
     packet_t *p = &s->pkt[id];
     p->gen_time = c->msg_gen;
@@ -87,12 +91,23 @@ void nic_service(sim_t *s, uint32_t n)
     p->flags = 0;
     p->out = 0;
     c->msg_left -= size;
-    c->busy = 1;
     c->injected_pkts++;
     s->st.inj_pkts++;
     if (s->now >= s->warmup) s->st.w_inj_pkts++;
     int64_t bin = ts_bin(&s->st, s->now);
     if (bin >= 0) s->st.ts_inj_pkts[bin]++;
+    return id;
+}
+
+void nic_service(sim_t *s, uint32_t n)
+{
+    nic_t *c = &s->nic[n];
+    uint32_t size;
+    uint8_t vc;
+    if (c->busy || !nic_peek(s, n, &size, &vc)) return;
+    if (s->credits[c->port * s->nvc + vc] < (int32_t)occ_bytes(s, size)) return;   /* a credit will wake us */
+    uint32_t id = nic_make_packet(s, n, size, vc);
+    c->busy = 1;
     link_send(s, c->port, id);
 }
 

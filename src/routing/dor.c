@@ -16,6 +16,7 @@
  *                 room for one (virtual cut-through). */
 #include "../net/policy.h"
 #include "../topo/cube.h"
+#include "../net/flit.h"
 #include "../core/util.h"
 #include <string.h>
 
@@ -66,6 +67,9 @@ static void setup_dateline(sim_t *s, cfg_t *c)
     setup_common(s, c, 0);
 }
 
+static int order_adaptive(sim_t *s, uint32_t w, uint32_t cur, const packet_t *p, uint8_t vc, cand_t *c);
+static void setup_selection(sim_t *s, cfg_t *c);
+
 /* Minimal direction in dimension d from router w towards router r
  * (1 = minus); the torus tie at distance k/2 follows routing.tie. */
 static int direction(sim_t *s, uint32_t w, uint32_t r, uint32_t d, const packet_t *p)
@@ -87,6 +91,19 @@ static int wraps(const cube_t *q, uint32_t w, uint32_t d, int minus)
 {
     uint32_t x = cube_coord(q, w, d);
     return q->torus && (minus ? x == 0 : x + 1 == q->k);
+}
+
+/* Has p, now at router w, already crossed the wrap-around link of dimension
+ * d? Routes are minimal, so a packet moves one way in a dimension, and it has
+ * wrapped iff its coordinate went past the source's the other way: below it
+ * going +, above it going - (the direction towards the destination, unique
+ * once the packet has moved in d). Whatever VC class it travelled on. */
+static int crossed(sim_t *s, uint32_t w, const packet_t *p, uint32_t d)
+{
+    const cube_t *q = cube_get(s);
+    uint32_t x = cube_coord(q, w, d), x0 = cube_coord(q, p->src / q->c, d);
+    if (!q->torus || x == x0 || x == cube_coord(q, p->dst / q->c, d)) return 0;
+    return direction(s, w, p->dst / q->c, d, p) ? x > x0 : x < x0;
 }
 
 /* The dimension a packet arrived in, or -1 if it was injected here. */
@@ -125,7 +142,8 @@ static int route_dateline(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, 
     if (eject(q, w, p, c)) return 1;
     uint32_t d = first_dim(q, w, p->dst / q->c);
     int minus = direction(s, w, p->dst / q->c, d, p);
-    uint8_t vc = wraps(q, w, d, minus) ? 1 : in_dim(q, in) == (int)d ? p->vc : 0;
+    (void)in;
+    uint8_t vc = wraps(q, w, d, minus) || crossed(s, w, p, d) ? 1 : 0;
     c[0] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
     return 1;
 }
@@ -168,7 +186,17 @@ static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet
     if (eject(q, w, p, c)) return 1;
     uint32_t r = p->dst / q->c;
     int d_in = in_dim(q, in);
-    uint32_t cur = d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r);
+    int n = order_adaptive(s, w, d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r), p, VC_ADAPTIVE, c);
+    c[n++] = escape(s, w, in, p, VC_ESCAPE, d_in >= 0 && p->vc == VC_ESCAPE);
+    return n;
+}
+
+/* The adaptive candidates on VC vc, one per dimension still to correct,
+ * ordered by the selection function; `cur` is the current dimension. */
+static int order_adaptive(sim_t *s, uint32_t w, uint32_t cur, const packet_t *p, uint8_t vc, cand_t *c)
+{
+    const cube_t *q = cube_get(s);
+    uint32_t r = p->dst / q->c;
     dor_t *dd = s->routing_data;
     int n = 0;
     double key[MAX_CAND];
@@ -176,14 +204,15 @@ static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet
         uint32_t d = (cur + k) % q->n;
         if (cube_coord(q, r, d) == cube_coord(q, w, d)) continue;
         int minus = direction(s, w, r, d, p);
-        c[n] = (cand_t){ (uint8_t)cube_port(q, d, minus), VC_ADAPTIVE, BUBBLE_NONE, 0 };
+        c[n] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
         /* selection function: a key per candidate, smallest first (stable) */
         if (dd->selection == SEL_ZIGZAG) {
             uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
             uint32_t off = minus ? (x + q->k - y) % q->k : (y + q->k - x) % q->k;
             key[n] = -(double)off;
         } else if (dd->selection == SEL_MAX_CREDITS) {
-            key[n] = -(double)s->credits[(s->sw[w].port0 + c[n].out) * s->nvc + VC_ADAPTIVE];
+            uint32_t oi = (s->sw[w].port0 + c[n].out) * s->nvc + vc;
+            key[n] = -(double)(s->flit_mode ? flit_credits(s, oi) : s->credits[oi]);
         } else if (dd->selection == SEL_RANDOM) {
             key[n] = rng_u01(&dd->rng[w]);
         } else {
@@ -196,8 +225,36 @@ static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet
             cand_t t = c[b]; c[b] = c[b - 1]; c[b - 1] = t;
             double kt = key[b]; key[b] = key[b - 1]; key[b - 1] = kt;
         }
-    c[n++] = escape(s, w, in, p, VC_ESCAPE, d_in >= 0 && p->vc == VC_ESCAPE);
     return n;
+}
+
+/* Duato's fully adaptive routing (seed 004's VC Adapt): VC 2 is adaptive
+ * (any minimal direction), VCs 0 and 1 form the escape network (DOR with
+ * Dally-Seitz datelines). Adaptive channels first, in the selection
+ * function's order, then the escape channel. */
+enum { DUATO_ADAPTIVE = 2 };
+
+static int route_duato(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    const cube_t *q = cube_get(s);
+    if (eject(q, w, p, c)) return 1;
+    uint32_t r = p->dst / q->c;
+    int d_in = in_dim(q, in);
+    int n = order_adaptive(s, w, d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r), p, DUATO_ADAPTIVE, c);
+    uint32_t d = first_dim(q, w, r);
+    int minus = direction(s, w, r, d, p);
+    uint8_t vc = wraps(q, w, d, minus) || crossed(s, w, p, d) ? 1 : 0;   /* datelines, however it got here */
+    c[n++] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
+    return n;
+}
+
+static void setup_duato(sim_t *s, cfg_t *c)
+{
+    if (s->nvc != 3) cfg_fail(c, K_SW_VCS, "duato uses three VCs per link (two escape with datelines, one adaptive); set switch.vcs = 3");
+    const cube_t *q = cube_get(s);
+    if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "duato supports up to %d dimensions", MAX_CAND - 1);
+    setup_common(s, c, 0);
+    setup_selection(s, c);
 }
 
 static void setup_bubble_adaptive(sim_t *s, cfg_t *c)
@@ -205,11 +262,17 @@ static void setup_bubble_adaptive(sim_t *s, cfg_t *c)
     if (s->nvc != 2) cfg_fail(c, K_SW_VCS, "bubble-adaptive uses two VCs per link (escape and adaptive); set switch.vcs = 2");
     const cube_t *q = cube_get(s);
     if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "bubble-adaptive supports up to %d dimensions", MAX_CAND - 1);
+    setup_common(s, c, 1);
+    setup_selection(s, c);
+}
+
+/* routing.selection and routing.escape_after, for the adaptive routings. */
+static void setup_selection(sim_t *s, cfg_t *c)
+{
     const char *sel = cfg_str(c, K_ROUTING_SELECTION);
     int mode = !strcmp(sel, "dynamic-xy") ? SEL_DYNAMIC_XY : !strcmp(sel, "zigzag") ? SEL_ZIGZAG
              : !strcmp(sel, "max-credits") ? SEL_MAX_CREDITS : !strcmp(sel, "random") ? SEL_RANDOM : -1;
     if (mode < 0) cfg_fail(c, K_ROUTING_SELECTION, "must be dynamic-xy, zigzag, max-credits or random");
-    setup_common(s, c, 1);
     ((dor_t *)s->routing_data)->selection = mode;
     if (mode == SEL_RANDOM && !((dor_t *)s->routing_data)->rng) {
         dor_t *d = s->routing_data;
@@ -222,4 +285,5 @@ static void setup_bubble_adaptive(sim_t *s, cfg_t *c)
 const routing_ops routing_dor = { "dor", "dimension-order routing on tori and meshes, no deadlock avoidance (tori can deadlock)", setup_dor, route_dor, 0 };
 const routing_ops routing_dor_dateline = { "dor-dateline", "dimension-order routing, Dally-Seitz datelines on 2 VCs (switch.vcs = 2)", setup_dateline, route_dateline, 1 };
 const routing_ops routing_dor_bubble = { "dor-bubble", "dimension-order routing with bubble flow control on 1 VC (routing.bubble local|remote)", setup_bubble, route_bubble, 1 };
+const routing_ops routing_duato = { "duato", "Duato's fully adaptive routing: 1 adaptive VC + 2 escape VCs with datelines (switch.vcs = 3)", setup_duato, route_duato, 1 };
 const routing_ops routing_bubble_adaptive = { "bubble-adaptive", "seed 004's Bubble Router: adaptive VC + DOR bubble escape VC, dynamic X/Y (switch.vcs = 2)", setup_bubble_adaptive, route_bubble_adaptive, 1 };

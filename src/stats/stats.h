@@ -10,7 +10,7 @@
 
 typedef struct stats {
     /* whole run */
-    uint64_t inj_pkts, del_pkts, pkt_hops, events;
+    uint64_t inj_pkts, del_pkts, pkt_hops, flit_hops, events;
     /* measurement window */
     uint64_t w_del_pkts, w_del_bytes, w_inj_pkts, w_gen_pkts, w_gen_bytes;
     uint64_t w_hops_sum, w_lat_pkts;

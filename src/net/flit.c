@@ -1,0 +1,423 @@
+#include "flit.h"
+#include "link.h"
+#include "policy.h"
+#include "../core/util.h"
+#include "../core/units.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fent {
+    uint64_t ready;       /* first cycle the flit may leave this router */
+    uint32_t pkt;
+    uint16_t idx;         /* 0 = header */
+    uint16_t last;        /* tail */
+} fent_t;
+
+typedef struct fvc {      /* an input VC */
+    fent_t *ring;
+    uint32_t cap, head, n;
+    uint8_t routed;       /* its front packet holds an output VC */
+    uint8_t oport, ovc;
+    uint16_t tries;       /* cycles the front header failed to get an output VC */
+} fvc_t;
+
+typedef struct fst {
+    simtime_t tc;         /* cycle time */
+    uint32_t P;           /* pipeline cycles per hop */
+    uint32_t phit;
+    int vct;
+    int scheduled;        /* an EV_CYCLE is pending */
+    uint64_t last_cycle;
+    uint32_t *cap;        /* flits per VC */
+    fvc_t *in;            /* [port * nvc + vc] */
+    int32_t *cred;        /* [port * nvc + vc]: output VC credits in flits (sinks: unlimited) */
+    uint32_t *owner;      /* [port * nvc + vc]: input VC holding the output VC, or NIL */
+    uint8_t *rr, *lock;   /* [port]: VC mux pointer; VCT: VC that owns the link mid-packet (0xff none) */
+    uint32_t *rflits;     /* [router]: flits held */
+    uint32_t *arr;        /* [router]: rotating start of VC allocation */
+    uint32_t *act, nact;  /* routers holding flits */
+    uint8_t *is_act;
+    uint32_t *nact_list, nnic;   /* nodes with something to inject */
+    uint8_t *nic_on;
+    uint32_t *cur, *cur_n;       /* [node]: packet being injected, flits already sent */
+    uint8_t *cur_vc;
+    uint32_t *cr, ncr, cr_cap;   /* credits returned this cycle, applied next cycle */
+} fst_t;
+
+#define SINK_CREDITS (INT32_MAX / 2)
+
+static inline fst_t *F(const sim_t *s) { return (fst_t *)s->flit; }
+static inline uint32_t nflits(const fst_t *f, uint32_t bytes) { return bytes / f->phit; }
+
+static inline void push(fvc_t *q, fent_t e)
+{
+    q->ring[(q->head + q->n++) % q->cap] = e;
+}
+
+static inline fent_t *front(fvc_t *q) { return &q->ring[q->head]; }
+
+static void activate(fst_t *f, uint32_t w)
+{
+    if (!f->is_act[w]) { f->is_act[w] = 1; f->act[f->nact++] = w; }
+}
+
+static void credit_back(fst_t *f, uint32_t oi)
+{
+    if (f->ncr == f->cr_cap) {
+        f->cr_cap = f->cr_cap ? 2 * f->cr_cap : 1024;
+        f->cr = xrealloc(f->cr, f->cr_cap * sizeof *f->cr);
+    }
+    f->cr[f->ncr++] = oi;
+}
+
+static void clock_on(sim_t *s)
+{
+    fst_t *f = F(s);
+    if (f->scheduled) return;
+    uint64_t c = (s->now + f->tc - 1) / f->tc;
+    if (c <= f->last_cycle && f->last_cycle) c = f->last_cycle + 1;
+    evq_push(&s->evq, c * f->tc, EV_CYCLE, 0, 0);
+    f->scheduled = 1;
+}
+
+int32_t flit_credits(const sim_t *s, uint32_t oi) { return F(s)->cred[oi]; }
+
+void flit_wake_nic(sim_t *s, uint32_t n)
+{
+    fst_t *f = F(s);
+    if (!f->nic_on[n]) { f->nic_on[n] = 1; f->nact_list[f->nnic++] = n; }
+    clock_on(s);
+}
+
+/* Node n injects at most one flit into its router's input VC. Returns 0 when
+ * it has nothing left to do (a wake-up is scheduled for its next message). */
+static int nic_step(sim_t *s, uint32_t n, uint64_t t)
+{
+    fst_t *f = F(s);
+    uint32_t gp = s->nic[n].port, gi = s->port[gp].peer, nvc = s->nvc;
+    if (f->cur[n] == ICN_NIL) {
+        uint32_t size;
+        uint8_t vc;
+        if (!nic_peek(s, n, &size, &vc)) return 0;
+        if (f->cred[gp * nvc + vc] < 1) return 1;
+        f->cur[n] = nic_make_packet(s, n, size, vc);
+        f->cur_n[n] = 0;
+        f->cur_vc[n] = vc;
+        s->st.pkt_hops++;
+    }
+    uint8_t vc = f->cur_vc[n];
+    if (f->cred[gp * nvc + vc] < 1) return 1;
+    packet_t *p = &s->pkt[f->cur[n]];
+    uint32_t nf = nflits(f, p->size), k = f->cur_n[n]++;
+    if (k == 0) p->hops++;
+    push(&f->in[gi * nvc + vc], (fent_t){ t + f->P, f->cur[n], (uint16_t)k, (uint16_t)(k + 1 == nf) });
+    f->cred[gp * nvc + vc]--;
+    uint32_t w = s->port[gi].dev;
+    f->rflits[w]++;
+    activate(f, w);
+    s->st.flit_hops++;
+    s->last_progress = s->now;
+    if (k + 1 == nf) f->cur[n] = ICN_NIL;
+    return 1;
+}
+
+/* Headers at the front of input VCs ask for an output VC, in the order of
+ * the routing's candidates. */
+static void allocate(sim_t *s, uint32_t w, uint64_t t)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
+    uint32_t start = f->arr[w];
+    f->arr[w] = start + 1 == nq ? 0 : start + 1;
+    for (uint32_t k = 0; k < nq; k++) {
+        uint32_t li = (start + k) % nq, gq = port0 * nvc + li;
+        fvc_t *q = &f->in[gq];
+        if (!q->n || q->routed) continue;
+        fent_t *e = front(q);
+        if (e->idx != 0 || e->ready > t) continue;
+        packet_t *p = &s->pkt[e->pkt];
+        cand_t c[MAX_CAND];
+        int nc = s->routing->route(s, w, li / nvc, p, c);
+        int k0 = s->escape_after && q->tries >= s->escape_after ? nc - 1 : 0;
+        for (int j = k0; j < nc; j++) {
+            uint32_t oi = (port0 + c[j].out) * nvc + c[j].ovc;
+            if (f->owner[oi] != ICN_NIL) continue;
+            if (f->vct && f->cred[oi] < (int32_t)nflits(f, p->size)) continue;
+            f->owner[oi] = gq;
+            q->routed = 1;
+            q->oport = c[j].out;
+            q->ovc = c[j].ovc;
+            p->out = c[j].out;
+            p->out_vc = c[j].ovc;
+            break;
+        }
+        if (!q->routed && q->tries < UINT16_MAX) q->tries++;
+    }
+}
+
+/* Every output link sends one flit from one of its VCs. */
+static void traverse(sim_t *s, uint32_t w, uint64_t t)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0;
+    for (uint32_t o = 0; o < s->sw[w].nports; o++) {
+        uint32_t go = port0 + o, peer = s->port[go].peer;
+        if (peer == ICN_NIL) continue;
+        int sink = (s->port[peer].dev & NIC_BIT) != 0;
+        uint32_t chosen = ICN_NIL;
+        for (uint32_t k = 0; k < nvc; k++) {
+            uint32_t v = f->lock[go] != 0xff ? f->lock[go] : (f->rr[go] + k) % nvc;
+            uint32_t oi = go * nvc + v, own = f->owner[oi];
+            if (own != ICN_NIL && f->in[own].n && front(&f->in[own])->ready <= t && (sink || f->cred[oi] >= 1)) {
+                chosen = v;
+                break;
+            }
+            if (f->lock[go] != 0xff) break;
+        }
+        if (chosen == ICN_NIL) continue;
+        uint32_t oi = go * nvc + chosen, own = f->owner[oi];
+        fvc_t *q = &f->in[own];
+        fent_t e = *front(q);
+        q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+        q->n--;
+        f->rflits[w]--;
+        credit_back(f, s->port[own / nvc].peer * nvc + own % nvc);
+        packet_t *p = &s->pkt[e.pkt];
+        if (sink) {
+            if (e.last) evq_push(&s->evq, (t + 1) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
+        } else {
+            f->cred[oi]--;
+            push(&f->in[peer * nvc + chosen], (fent_t){ t + f->P, e.pkt, e.idx, e.last });
+            uint32_t w2 = s->port[peer].dev;
+            f->rflits[w2]++;
+            activate(f, w2);
+            if (e.idx == 0) { p->vc = (uint8_t)chosen; p->hops++; }
+        }
+        s->st.flit_hops++;
+        if (e.idx == 0) s->st.pkt_hops++;
+        s->last_progress = s->now;
+        if (f->vct) f->lock[go] = e.last ? 0xff : (uint8_t)chosen;
+        if (e.last) {
+            f->owner[oi] = ICN_NIL;
+            q->routed = 0;
+            q->tries = 0;
+        }
+        f->rr[go] = (uint8_t)((chosen + 1) % nvc);
+    }
+}
+
+void flit_cycle(sim_t *s)
+{
+    fst_t *f = F(s);
+    uint64_t t = s->now / f->tc;
+    f->scheduled = 0;
+    f->last_cycle = t;
+    /* credits returned during the previous cycle arrive now */
+    uint32_t ncr = f->ncr;
+    for (uint32_t i = 0; i < ncr; i++) f->cred[f->cr[i]]++;
+    f->ncr = 0;
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < f->nnic; i++) {
+        uint32_t n = f->nact_list[i];
+        if (nic_step(s, n, t)) f->nact_list[keep++] = n;
+        else f->nic_on[n] = 0;
+    }
+    f->nnic = keep;
+    uint32_t nact = f->nact;
+    for (uint32_t i = 0; i < nact; i++) {
+        uint32_t w = f->act[i];
+        allocate(s, w, t);
+        traverse(s, w, t);
+    }
+    keep = 0;
+    for (uint32_t i = 0; i < f->nact; i++) {
+        uint32_t w = f->act[i];
+        if (f->rflits[w]) f->act[keep++] = w;
+        else f->is_act[w] = 0;
+    }
+    f->nact = keep;
+    if (f->nact || f->nnic || f->ncr) {
+        evq_push(&s->evq, (t + 1) * f->tc, EV_CYCLE, 0, 0);
+        f->scheduled = 1;
+    }
+}
+
+void flit_setup(sim_t *s, cfg_t *c)
+{
+    fst_t *f = xcalloc(1, sizeof *f);
+    s->flit = f;
+    f->tc = cfg_u64(c, K_ROUTER_CYCLE);
+    f->P = (uint32_t)(cfg_int(c, K_ROUTER_SYNC) + cfg_int(c, K_ROUTER_FIFO) + cfg_int(c, K_ROUTER_ROUTING) +
+                      cfg_int(c, K_ROUTER_XBAR) + cfg_int(c, K_ROUTER_VCMUX));
+    if (f->P < 1) cfg_fail(c, K_ROUTER_XBAR, "the router pipeline must take at least one cycle");
+    f->phit = (uint32_t)cfg_u64(c, K_FLIT_PHIT);
+    const char *sw = cfg_str(c, K_SW_SWITCHING);
+    if (!strcmp(sw, "vct")) f->vct = 1;
+    else if (strcmp(sw, "wormhole")) cfg_fail(c, K_SW_SWITCHING, "must be wormhole or vct");
+    s->link_bps = f->phit * 8.0 / ((double)f->tc * 1e-12);
+    if (s->mtu % f->phit) cfg_fail(c, K_PKT_MTU, "packets are whole flits: a multiple of link.phit = %u bytes", f->phit);
+    if (s->msg_size % f->phit) cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of link.phit = %u bytes", f->phit);
+    if (s->msg_long % f->phit) cfg_fail(c, K_MSG_LONG_SIZE, "messages are whole flits: a multiple of link.phit = %u bytes", f->phit);
+    if (s->mtu / f->phit > 65535) cfg_fail(c, K_PKT_MTU, "at most 65535 flits per packet");
+    f->cap = xcalloc(s->nvc, sizeof *f->cap);
+    if (cfg_is_set(c, K_SW_VC_SIZES)) {
+        char *list = xstrdup(cfg_str(c, K_SW_VC_SIZES)), *save = NULL;
+        uint32_t v = 0;
+        for (char *tok = strtok_r(list, " ,", &save); tok; tok = strtok_r(NULL, " ,", &save), v++) {
+            uint64_t b;
+            const char *why;
+            if (parse_bytes(tok, &b, &why)) cfg_fail(c, K_SW_VC_SIZES, "'%s': %s", tok, why);
+            if (v < s->nvc) f->cap[v] = (uint32_t)(b / f->phit);
+        }
+        free(list);
+        if (v != s->nvc) cfg_fail(c, K_SW_VC_SIZES, "gives %u sizes for %u VCs (switch.vcs)", v, s->nvc);
+    } else {
+        uint64_t b = cfg_u64(c, K_SW_BUFFER);
+        for (uint32_t v = 0; v < s->nvc; v++) f->cap[v] = (uint32_t)(b / s->nvc / f->phit);
+    }
+    for (uint32_t v = 0; v < s->nvc; v++) {
+        if (f->cap[v] < 1) cfg_fail(c, cfg_is_set(c, K_SW_VC_SIZES) ? K_SW_VC_SIZES : K_SW_BUFFER, "VC %u holds no flit", v);
+        if (f->vct && f->cap[v] < s->mtu / f->phit)
+            cfg_fail(c, cfg_is_set(c, K_SW_VC_SIZES) ? K_SW_VC_SIZES : K_SW_BUFFER,
+                     "virtual cut-through needs room for a whole packet (%u flits) in every VC; VC %u holds %u",
+                     s->mtu / f->phit, v, f->cap[v]);
+    }
+    uint32_t nb = s->nports * s->nvc;
+    f->in = xcalloc(nb, sizeof *f->in);
+    f->cred = xmalloc(nb * sizeof *f->cred);
+    f->owner = xmalloc(nb * sizeof *f->owner);
+    f->rr = xcalloc(s->nports, 1);
+    f->lock = xmalloc(s->nports);
+    memset(f->lock, 0xff, s->nports);
+    size_t ring_total = 0;
+    for (uint32_t g = 0; g < s->nports; g++)
+        if (!(s->port[g].dev & NIC_BIT))
+            for (uint32_t v = 0; v < s->nvc; v++) ring_total += f->cap[v];
+    fent_t *rings = xcalloc(ring_total ? ring_total : 1, sizeof *rings);
+    for (uint32_t g = 0; g < s->nports; g++) {
+        uint32_t peer = s->port[g].peer;
+        for (uint32_t v = 0; v < s->nvc; v++) {
+            uint32_t b = g * s->nvc + v;
+            f->owner[b] = ICN_NIL;
+            if (!(s->port[g].dev & NIC_BIT)) {
+                f->in[b].ring = rings;
+                f->in[b].cap = f->cap[v];
+                rings += f->cap[v];
+            }
+            f->cred[b] = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? SINK_CREDITS : (int32_t)f->cap[v];
+        }
+    }
+    f->rflits = xcalloc(s->nswitches, sizeof *f->rflits);
+    f->arr = xcalloc(s->nswitches, sizeof *f->arr);
+    f->act = xmalloc(s->nswitches * sizeof *f->act);
+    f->is_act = xcalloc(s->nswitches, 1);
+    f->nact_list = xmalloc(s->nnodes * sizeof *f->nact_list);
+    f->nic_on = xcalloc(s->nnodes, 1);
+    f->cur = xmalloc(s->nnodes * sizeof *f->cur);
+    f->cur_n = xcalloc(s->nnodes, sizeof *f->cur_n);
+    f->cur_vc = xcalloc(s->nnodes, 1);
+    for (uint32_t n = 0; n < s->nnodes; n++) f->cur[n] = ICN_NIL;
+}
+
+void flit_free(sim_t *s)
+{
+    fst_t *f = F(s);
+    if (!f) return;
+    uint32_t first = ICN_NIL;
+    for (uint32_t b = 0; b < s->nports * s->nvc && first == ICN_NIL; b++) if (f->in[b].ring) first = b;
+    if (first != ICN_NIL) free(f->in[first].ring);   /* all rings live in one block, the first ring's */
+    free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
+    free(f->rflits); free(f->arr); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
+    free(f->cur); free(f->cur_n); free(f->cur_vc); free(f->cr);
+    free(f);
+    s->flit = NULL;
+}
+
+int flit_check_invariants(sim_t *s, int drained)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, nb = s->nports * nvc;
+    int bad = 0;
+    int64_t *owed = xcalloc(nb, sizeof *owed);
+    for (uint32_t i = 0; i < f->ncr; i++) owed[f->cr[i]]++;
+    for (uint32_t b = 0; b < nb && !bad; b++) {
+        uint32_t g = b / nvc, peer = s->port[g].peer;
+        if (peer == ICN_NIL || (s->port[peer].dev & NIC_BIT)) continue;   /* unconnected, or a sink */
+        const fvc_t *q = &f->in[peer * nvc + b % nvc];
+        if (q->n > q->cap) { fprintf(stderr, "invariant: input VC %u over capacity (%u > %u)\n", peer * nvc + b % nvc, q->n, q->cap); bad = 1; }
+        if (f->cred[b] < 0 || f->cred[b] + q->n + owed[b] != q->cap) {
+            fprintf(stderr, "invariant: output VC %u: %d credits + %u flits downstream + %lld returning != %u\n",
+                    b, f->cred[b], q->n, (long long)owed[b], q->cap);
+            bad = 1;
+        }
+        if (drained && (q->n || f->cred[b] != (int32_t)q->cap)) { fprintf(stderr, "invariant: not drained at %u\n", b); bad = 1; }
+        uint32_t own = f->owner[b];
+        if (own != ICN_NIL && (!f->in[own].routed || s->sw[s->port[g].dev].port0 + f->in[own].oport != g || f->in[own].ovc != b % nvc)) {
+            fprintf(stderr, "invariant: output VC %u held by input VC %u that is not routed to it\n", b, own);
+            bad = 1;
+        }
+        if (drained && own != ICN_NIL) { fprintf(stderr, "invariant: output VC %u still held after draining\n", b); bad = 1; }
+    }
+    if (s->st.inj_pkts != s->st.del_pkts + s->pkt_live) {
+        fprintf(stderr, "invariant: injected %llu != delivered %llu + in network %u\n",
+                (unsigned long long)s->st.inj_pkts, (unsigned long long)s->st.del_pkts, s->pkt_live);
+        bad = 1;
+    }
+    free(owed);
+    return bad ? -1 : 0;
+}
+
+/* Follow "waits for" edges between input VCs: a routed front waits for the
+ * downstream VC it has no credit for; an unrouted header waits for the input
+ * VC holding its last (escape or only) candidate output VC. */
+void flit_deadlock_report(sim_t *s)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, nb = s->nports * nvc;
+    uint32_t *seen = xcalloc(nb, sizeof *seen);
+    uint64_t flits = 0;
+    for (uint32_t w = 0; w < s->nswitches; w++) flits += f->rflits[w];
+    fprintf(stderr, "icnsim: DEADLOCK at t = %.3f us: %u packets (%llu flits in routers), none moved for %.3f us\n",
+            s->now / 1e6, s->pkt_live, (unsigned long long)flits, (s->now - s->last_progress) / 1e6);
+    for (uint32_t start = 0; start < nb; start++) {
+        if (!f->in[start].n || seen[start]) continue;
+        uint32_t b = start;
+        while (b != ICN_NIL && !seen[b]) {
+            seen[b] = start + 1;
+            fvc_t *q = &f->in[b];
+            if (!q->n) { b = ICN_NIL; break; }
+            uint32_t g = b / nvc, w = s->port[g].dev, port0 = s->sw[w].port0;
+            if (q->routed) {
+                uint32_t go = port0 + q->oport, peer = s->port[go].peer;
+                if (peer == ICN_NIL || (s->port[peer].dev & NIC_BIT)) { b = ICN_NIL; break; }
+                b = peer * nvc + q->ovc;
+            } else {
+                cand_t c[MAX_CAND];
+                int nc = s->routing->route(s, w, g - port0, &s->pkt[front(q)->pkt], c);
+                b = f->owner[(port0 + c[nc - 1].out) * nvc + c[nc - 1].ovc];
+            }
+        }
+        if (b != ICN_NIL && seen[b] == start + 1) {
+            fprintf(stderr, "icnsim: blocked cycle of input VCs (router:port:vc):\n");
+            uint32_t c0 = b;
+            do {
+                fvc_t *q = &f->in[b];
+                uint32_t g = b / nvc, w = s->port[g].dev;
+                fprintf(stderr, "  router %u port %u vc %u: %u flits, front packet to node %u, %s\n", w,
+                        s->port[g].local, b % nvc, q->n, s->pkt[front(q)->pkt].dst,
+                        q->routed ? "waits for credits downstream" : "waits for an output VC");
+                uint32_t port0 = s->sw[w].port0;
+                if (q->routed) b = s->port[port0 + q->oport].peer * nvc + q->ovc;
+                else {
+                    cand_t c[MAX_CAND];
+                    int nc = s->routing->route(s, w, g - port0, &s->pkt[front(q)->pkt], c);
+                    b = f->owner[(port0 + c[nc - 1].out) * nvc + c[nc - 1].ovc];
+                }
+            } while (b != c0);
+            free(seen);
+            return;
+        }
+    }
+    fprintf(stderr, "icnsim: no cycle of blocked VCs found\n");
+    free(seen);
+}

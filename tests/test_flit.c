@@ -1,0 +1,117 @@
+/* The flit-level router model: pipeline timing, wormhole deadlock and its
+ * avoidance, adaptivity, VCT switching, invariants. */
+#include "test.h"
+#include "util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 16-bit flits, 20-flit packets, a 5-cycle pipeline at 5 ns (VC DOR-like). */
+static const char *flit_ini =
+    "[switch]\nmodel = flit\nswitching = wormhole\nvcs = 2\n[link]\nphit = 2B\n"
+    "[router]\ncycle = 5ns\nsync = 1\nfifo = 1\nrouting = 1\ncrossbar = 1\nvcmux = 1\n"
+    "[packet]\nmtu = 40B\n[traffic]\nmessage_size = 40B\n";
+
+static void ini_with(char *buf, size_t n, const char *topo, const char *routing)
+{
+    snprintf(buf, n, "%s[topology]\n%s[routing]\nalgorithm = %s\n", flit_ini, topo, routing);
+}
+
+/* A packet crossing H routers takes H * P + L cycles from injection. */
+TEST(flit_zero_load_latency_is_pipeline_plus_serialization)
+{
+    static const struct { const char *pattern; int routers; } cases[] = { { "neighbor", 3 }, { "tornado", 7 } };
+    for (int i = 0; i < 2; i++) {
+        char ini[2048], pat[64];
+        ini_with(ini, sizeof ini, "type = torus\nk = 8\nn = 2\n", "dor-dateline");
+        snprintf(pat, sizeof pat, "traffic.pattern=%s", cases[i].pattern);
+        const char *more[] = { pat, "switch.buffer=320B", "load=0.001", "time.warmup=0", "time.measure=5ms", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, more);
+        sim_run(&s);
+        uint64_t want = (uint64_t)(cases[i].routers * 5 + 20) * 5000;
+        CHECK(s.st.net.n > 500, "%llu samples", (unsigned long long)s.st.net.n);
+        CHECK(s.st.net.min == want, "%s: minimum network latency %llu ps, want %llu",
+              cases[i].pattern, (unsigned long long)s.st.net.min, (unsigned long long)want);
+        CHECK(hist_mean(&s.st.net) < 1.01 * (double)want, "%s: mean %.0f ps", cases[i].pattern, hist_mean(&s.st.net));
+        /* every packet-hop moves 20 flits, but for worms still on their way */
+        CHECK(s.st.flit_hops <= 20 * s.st.pkt_hops && s.st.flit_hops + 20ull * 8 * (s.pkt_live + 1) >= 20 * s.st.pkt_hops,
+              "flit-hops %llu, packet-hops %llu", (unsigned long long)s.st.flit_hops, (unsigned long long)s.st.pkt_hops);
+        CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* Saturated 4-ary 2-cube, wormhole: plain DOR on one VC class deadlocks and
+ * is reported; datelines and Duato's routing never do. */
+TEST(flit_wormhole_deadlock_and_its_avoidance)
+{
+    static const struct { const char *routing, *vcs; int want; } cases[] = {
+        { "dor", "switch.vcs=1", 3 }, { "dor-dateline", "switch.vcs=2", 0 }, { "duato", "switch.vcs=3", 0 },
+    };
+    for (int i = 0; i < 3; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, "type = torus\nk = 4\nn = 2\n", cases[i].routing);
+        const char *more[] = { cases[i].vcs, "switch.buffer=240B", "load=1.0", "time.warmup=0", "time.measure=2ms",
+                               "time.deadlock=20us", NULL };
+        if (cases[i].want) {
+            sim_t s;
+            cfg_t c;
+            tsim_setup(&s, &c, ini, more);
+            int rc = sim_run(&s);
+            CHECK(rc == 3, "%s: status %d, want a reported deadlock", cases[i].routing, rc);
+            CHECK(sim_check_invariants(&s, 0) == 0, "invariants in the deadlocked state");
+            sim_free(&s);
+            cfg_free(&c);
+        } else {
+            result_t r;
+            int rc = tsim_run_checked(ini, more, &r);
+            CHECK(rc == 0, "%s: status %d, want no deadlock", cases[i].routing, rc);
+            CHECK(r.accepted > 0.2, "%s: accepted %.3f", cases[i].routing, r.accepted);
+        }
+    }
+}
+
+/* Seed 004's structural claim for the wormhole routers: VC Adapt carries far
+ * more than VC DOR on transpose (Table 3-8: 27.3 vs 14.7 phits/cycle). */
+TEST(flit_duato_beats_dor_on_transpose)
+{
+    static const struct { const char *routing, *vcs, *sizes; } cases[] = {
+        { "dor-dateline", "switch.vcs=2", "switch.vc_sizes=160B 160B" },
+        { "duato", "switch.vcs=3", "switch.vc_sizes=80B 80B 160B" },
+    };
+    double acc[2];
+    for (int i = 0; i < 2; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, "type = torus\nk = 8\nn = 2\n", cases[i].routing);
+        const char *more[] = { cases[i].vcs, cases[i].sizes, "traffic.pattern=transpose", "load=1.0",
+                               "time.warmup=20us", "time.measure=200us", NULL };
+        result_t r;
+        CHECK(tsim_run_checked(ini, more, &r) == 0, "%s deadlocked", cases[i].routing);
+        acc[i] = r.accepted * 64;
+    }
+    CHECK(acc[1] > 1.5 * acc[0], "transpose: duato %.1f vs DOR %.1f phits/cycle", acc[1], acc[0]);
+    printf("       8x8 torus transpose, wormhole: VC DOR %.1f, VC Adapt %.1f phits/cycle (seed 004: 14.7, 27.3)\n", acc[0], acc[1]);
+}
+
+/* Virtual cut-through at flit level: a packet needs room for all its flits
+ * downstream; links carry whole packets. Mesh DOR under overload. */
+TEST(flit_vct_switching)
+{
+    char ini[2048];
+    ini_with(ini, sizeof ini, "type = mesh\nk = 4\nn = 2\n", "dor");
+    const char *more[] = { "switch.switching=vct", "switch.vcs=1", "switch.buffer=80B", "load=1.0",
+                           "time.warmup=0", "time.measure=500us", NULL };
+    result_t r;
+    CHECK(tsim_run_checked(ini, more, &r) == 0, "status");
+    CHECK(r.accepted > 0.2, "accepted %.3f", r.accepted);
+    /* a VC smaller than a packet cannot do VCT */
+    const char *bad[] = { "switch.switching=vct", "switch.vcs=1", "switch.buffer=38B", NULL };
+    char out[4096], cmd[4096];
+    (void)bad;
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o /tmp/icnsim-flit-bad -s switch.switching=vct "
+             "-s switch.buffer=76B", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim");
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "whole packet"), "VCT with 19-flit VCs: %s", out);
+}
