@@ -115,3 +115,17 @@ TEST(flit_vct_switching)
              "-s switch.buffer=76B", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim");
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "whole packet"), "VCT with 19-flit VCs: %s", out);
 }
+
+/* Duato on the 8x8 torus under sustained load: a packet that crossed a
+ * ring's wrap-around link on the adaptive VC must take the escape network on
+ * the post-dateline VC, or the escape channels form a cycle (this deadlocked
+ * within 200 us at load 0.6 before the dateline VC followed coordinates). */
+TEST(flit_duato_escape_respects_datelines)
+{
+    /* seed 004's VC Adapt router, as in experiments/seed004/vc-adaptive.ini */
+    const char *more[] = { "load=0.6", "time.warmup=20us", "time.measure=400us", "time.deadlock=20us", NULL };
+    result_t r;
+    int rc = tsim_run_checked("include = experiments/seed004/vc-adaptive.ini\n", more, &r);
+    CHECK(rc == 0, "status %d (deadlock)", rc);
+    CHECK(r.accepted > 0.55, "accepted %.3f at load 0.6", r.accepted);
+}
