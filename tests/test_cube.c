@@ -248,7 +248,7 @@ TEST(cube_selection_functions_order_candidates)
         int n = s.routing->route(&s, 0, in, &p, cd);
         uint8_t xp = (uint8_t)cube_port(q, 0, 0), yp = (uint8_t)cube_port(q, 1, 0);
         CHECK(n == 3, "%s: %d candidates", sel[i], n);
-        CHECK(cd[2].ovc == 0 && cd[2].out == xp && cd[2].bubble == BUBBLE_LOCAL,
+        CHECK(cd[2].ovc == 0 && cd[2].out == xp && cd[2].fc == FC_BUBBLE_LOCAL,
               "%s: escape must be last: DOR (X first) on VC 0 with the bubble", sel[i]);
         if (i == 0) CHECK(cd[0].out == yp && cd[1].out == xp, "dynamic-xy: current dimension (Y) first");
         if (i == 1) CHECK(cd[0].out == xp && cd[1].out == yp, "zigzag: largest offset (X) first");

@@ -13,7 +13,7 @@ static int cyc_route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_
     const fattree_t *ft = fattree_get(s);
     uint32_t out = ft->stage[w] == 1 ? ft->K                          /* up to top switch 0 */
                                      : (in + 1) % ft->top;            /* down to the next leaf */
-    c[0] = (cand_t){ (uint8_t)out, p->vc, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)out, p->vc, FC_VCT, 0 };
     return 1;
 }
 

@@ -128,4 +128,10 @@ TEST(flit_duato_escape_respects_datelines)
     int rc = tsim_run_checked("include = experiments/seed004/vc-adaptive.ini\n", more, &r);
     CHECK(rc == 0, "status %d (deadlock)", rc);
     CHECK(r.accepted > 0.55, "accepted %.3f at load 0.6", r.accepted);
+    /* 200-flit worms next to shared adaptive queues: adaptive channels admit
+     * whole packets only, so a worm never waits behind another in one */
+    const char *worms[] = { "load=1.0", "time.warmup=0", "time.measure=300us", "time.deadlock=20us", "packet.mtu=400B",
+                            "traffic.long_fraction=0.1", "traffic.long_size=400B", NULL };
+    rc = tsim_run_checked("include = experiments/seed004/vc-adaptive.ini\n", worms, &r);
+    CHECK(rc == 0, "200-flit worms: status %d (deadlock)", rc);
 }

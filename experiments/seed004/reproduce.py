@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Seed 004 (Puente, thesis ch. 3): Tables 3-7 and 3-8 and Figures 3-21..3-26
-for the routers icnsim models (the two virtual cut-through bubble routers).
+for the four routers of Table 3-6: the bubble routers (virtual cut-through,
+packet-level model) and the VC routers (wormhole, flit-level model).
 
     python3 experiments/seed004/reproduce.py [-j 2] [--quick]
 
@@ -16,6 +17,10 @@ OUT = os.path.join(ROOT, "results", "seed004")
 ROUTERS = {  # name: (config, cycle ns, paper base latency, paper max throughput phits/cycle)
     "Bubble DOR": ("bubble-dor.ini", 5.25,
                    [212.9, 330.5, 192.6, 221.4, 225.2, 212.0], [38.7, 29.9, 38.6, 13.0, 12.0, 18.7]),
+    "VC DOR": ("vc-dor.ini", 5.57,
+               [248.7, 373.9, 226.4, 260.2, 264.8, 247.3], [36.72, 28.1, 36.0, 14.7, 12.4, 20.6]),
+    "VC Adapt": ("vc-adaptive.ini", 7.50,
+                 [374.4, 541.5, 344.0, 391.9, 392.9, 376.8], [39.4, 34.7, 39.2, 27.3, 32.7, 29.1]),
     "Bubble Adapt": ("bubble-adaptive.ini", 5.65,
                      [229.5, 350.0, 208.3, 238.3, 239.0, 230.4], [43.6, 36.8, 41.8, 30.6, 34.1, 28.7]),
 }
@@ -55,6 +60,7 @@ def main():
         cfg = os.path.join("experiments", "seed004", ini)
         for i, (col, sets, fig) in enumerate(LOADS):
             tag = "%s-%s" % (ini[:-4], col.replace(" ", "-"))
+            sets = [x for x in sets if not (ini.startswith("vc-") and x.startswith("switch.granularity"))]
             sargs = sum((["-s", x] for x in sets), [])
             bdir = os.path.join(OUT, tag, "base")
             icnsim(["run", cfg, "-q", "-o", bdir, "-s", "load=0.0003", "-s", "time.measure=" + base_time] + sargs)

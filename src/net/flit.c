@@ -142,7 +142,7 @@ static void allocate(sim_t *s, uint32_t w, uint64_t t)
         for (int j = k0; j < nc; j++) {
             uint32_t oi = (port0 + c[j].out) * nvc + c[j].ovc;
             if (f->owner[oi] != ICN_NIL) continue;
-            if (f->vct && f->cred[oi] < (int32_t)nflits(f, p->size)) continue;
+            if ((f->vct || c[j].fc == FC_WHOLE) && f->cred[oi] < (int32_t)nflits(f, p->size)) continue;
             f->owner[oi] = gq;
             q->routed = 1;
             q->oport = c[j].out;

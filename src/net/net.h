@@ -30,18 +30,25 @@ typedef struct packet {
     uint8_t flags;
 } packet_t;
 
-/* Bubble flow control (seed 004): a packet entering a ring needs room for two
- * packets, downstream (remote) or in the router's own queue of that ring
- * (local, plus room for one downstream); otherwise one packet (VCT). */
-enum { BUBBLE_NONE = 0, BUBBLE_REMOTE = 1, BUBBLE_LOCAL = 2 };
+/* Flow-control rule of a candidate hop.
+ *   FC_VCT      the switch's own rule: room for the whole packet at packet
+ *               level; a free output VC (wormhole) at flit level.
+ *   FC_BUBBLE_* seed 004's bubble: a packet entering a ring needs room for two
+ *               packets, downstream (remote) or in the router's own queue of
+ *               that ring (local, plus room for one downstream).
+ *   FC_WHOLE    room downstream for the whole packet even under wormhole:
+ *               the admission rule of adaptive channels in Duato's routing
+ *               with shared adaptive queues (Cray T3E), so an adaptive queue
+ *               never holds part of a worm. */
+enum { FC_VCT = 0, FC_BUBBLE_REMOTE = 1, FC_BUBBLE_LOCAL = 2, FC_WHOLE = 3 };
 
 /* One way forward for a packet: output port, VC downstream, flow-control
  * rule. A routing returns candidates in order of preference. */
 typedef struct cand {
     uint8_t out;          /* local port (radix <= MAX_RADIX = 64) */
     uint8_t ovc;
-    uint8_t bubble;       /* BUBBLE_* */
-    uint8_t lq;           /* BUBBLE_LOCAL: local input port whose queue must have room for 2 packets */
+    uint8_t fc;           /* FC_*: flow-control rule */
+    uint8_t lq;           /* FC_BUBBLE_LOCAL: local input port whose queue must have room for 2 packets */
 } cand_t;
 
 #define MAX_CAND 4

@@ -38,8 +38,8 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
 static inline int room_ok(const sim_t *s, uint32_t port0, const cand_t *c, uint32_t occ)
 {
     int32_t need = (int32_t)occ;
-    if (__builtin_expect(c->bubble != BUBBLE_NONE, 0)) {
-        if (c->bubble == BUBBLE_REMOTE) need *= 2;
+    if (__builtin_expect(c->fc == FC_BUBBLE_REMOTE || c->fc == FC_BUBBLE_LOCAL, 0)) {
+        if (c->fc == FC_BUBBLE_REMOTE) need *= 2;
         else if (s->vc_cap_sw - s->vq[(port0 + c->lq) * s->nvc + c->ovc].bytes < 2 * occ) return 0;
     }
     return s->credits[(port0 + c->out) * s->nvc + c->ovc] >= need;

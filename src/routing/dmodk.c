@@ -14,7 +14,7 @@ static void setup(sim_t *s, cfg_t *c)
 static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
 {
     (void)in;
-    c[0] = (cand_t){ (uint8_t)fattree_dmodk_port(s->topo_data, w, p->dst), p->vc, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)fattree_dmodk_port(s->topo_data, w, p->dst), p->vc, FC_VCT, 0 };
     return 1;
 }
 

@@ -121,7 +121,7 @@ static uint32_t first_dim(const cube_t *q, uint32_t w, uint32_t r)
 static int eject(const cube_t *q, uint32_t w, const packet_t *p, cand_t *c)
 {
     if (p->dst / q->c != w) return 0;
-    c[0] = (cand_t){ (uint8_t)(p->dst % q->c), 0, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)(p->dst % q->c), 0, FC_VCT, 0 };
     return 1;
 }
 
@@ -132,7 +132,7 @@ static int route_dor(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_
     if (eject(q, w, p, c)) { c[0].ovc = p->vc; return 1; }
     uint32_t d = first_dim(q, w, p->dst / q->c);
     int minus = direction(s, w, p->dst / q->c, d, p);
-    c[0] = (cand_t){ (uint8_t)cube_port(q, d, minus), p->vc, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)cube_port(q, d, minus), p->vc, FC_VCT, 0 };
     return 1;
 }
 
@@ -144,7 +144,7 @@ static int route_dateline(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, 
     int minus = direction(s, w, p->dst / q->c, d, p);
     (void)in;
     uint8_t vc = wraps(q, w, d, minus) || crossed(s, w, p, d) ? 1 : 0;
-    c[0] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
+    c[0] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, FC_VCT, 0 };
     return 1;
 }
 
@@ -157,9 +157,9 @@ static cand_t escape(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, uint8
     const dor_t *dd = s->routing_data;
     uint32_t r = p->dst / q->c, d = first_dim(q, w, r);
     int minus = direction(s, w, r, d, p);
-    cand_t c = { (uint8_t)cube_port(q, d, minus), esc_vc, BUBBLE_NONE, 0 };
+    cand_t c = { (uint8_t)cube_port(q, d, minus), esc_vc, FC_VCT, 0 };
     if (!(from_escape && in_dim(q, in) == (int)d)) {
-        c.bubble = dd->local_bubble ? BUBBLE_LOCAL : BUBBLE_REMOTE;
+        c.fc = dd->local_bubble ? FC_BUBBLE_LOCAL : FC_BUBBLE_REMOTE;
         c.lq = (uint8_t)cube_in_port(q, d, minus);
     }
     return c;
@@ -204,7 +204,7 @@ static int order_adaptive(sim_t *s, uint32_t w, uint32_t cur, const packet_t *p,
         uint32_t d = (cur + k) % q->n;
         if (cube_coord(q, r, d) == cube_coord(q, w, d)) continue;
         int minus = direction(s, w, r, d, p);
-        c[n] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
+        c[n] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, FC_VCT, 0 };
         /* selection function: a key per candidate, smallest first (stable) */
         if (dd->selection == SEL_ZIGZAG) {
             uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
@@ -241,10 +241,11 @@ static int route_duato(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, can
     uint32_t r = p->dst / q->c;
     int d_in = in_dim(q, in);
     int n = order_adaptive(s, w, d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r), p, DUATO_ADAPTIVE, c);
+    for (int k = 0; k < n; k++) c[k].fc = FC_WHOLE;   /* adaptive queues are shared: admit whole packets only */
     uint32_t d = first_dim(q, w, r);
     int minus = direction(s, w, r, d, p);
     uint8_t vc = wraps(q, w, d, minus) || crossed(s, w, p, d) ? 1 : 0;   /* datelines, however it got here */
-    c[n++] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, BUBBLE_NONE, 0 };
+    c[n++] = (cand_t){ (uint8_t)cube_port(q, d, minus), vc, FC_VCT, 0 };
     return n;
 }
 
