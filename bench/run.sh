@@ -14,12 +14,13 @@ row() {   # name, then icnsim run arguments
     local perf acc
     perf=$(tail -n 1 "$out/$name/perf.csv")
     acc=$(tail -n 1 "$out/$name/summary.csv" | awk -F, '{print $(NF-20)}')
-    IFS=, read -r wall events hops evps hps rss <<<"$perf"
-    printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s\n" "$name" "$wall" "$hops" \
-        "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc"
+    IFS=, read -r wall events hops evps hps rss fhops fhps <<<"$perf"
+    printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s %11.2f\n" "$name" "$wall" "$hops" \
+        "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc" \
+        "$(echo "$fhps" | awk '{print $1/1e6}')"
 }
 
-printf "%-34s %8s %12s %11s %11s %9s %9s\n" case wall_s packet_hops Mhops/s Mevents/s peak_MB accepted
+printf "%-34s %8s %12s %11s %11s %9s %9s %11s\n" case wall_s packet_hops Mhops/s Mevents/s peak_MB accepted Mflit-hops/s
 row seed002-hs10-1-dmodk-11664 experiments/seed002/hs10-1-dmodk.ini
 row seed002-hs10-1-dmodk-432   experiments/seed002/hs10-1-dmodk-432.ini
 # Scaling: uniform traffic at 60 % load, 200 us after a 50 us warm-up, on
@@ -38,3 +39,11 @@ for load in 0.1 0.24; do
 done
 row "torus32x32-bubble-dor-0.1" experiments/seed004/bubble-dor.ini -s topology.k=32 -s load=0.1 \
     -s time.warmup=25us -s time.measure=500us
+# Flit level (issue 4): 8x8 torus, wormhole DOR with datelines, 2 VCs of 8
+# flits, 20-flit packets, uniform, 0.1 and 0.24 flits/node/cycle, 100k cycles
+# of 5 ns; and a 32x32 torus. Cost should follow the traffic, not the routers.
+FLIT="experiments/seed004/vc-dor.ini -s router.cycle=5ns -s switch.buffer=32B -s time.warmup=0 -s time.measure=500us"
+for load in 0.1 0.24; do
+    row "flit-torus8x8-wormhole-$load" $FLIT -s load=$load
+done
+row "flit-torus32x32-wormhole-0.1" $FLIT -s topology.k=32 -s load=0.1

@@ -34,6 +34,9 @@ typedef struct fst {
     uint32_t *owner;      /* [port * nvc + vc]: input VC holding the output VC, or NIL */
     uint8_t *rr, *lock;   /* [port]: VC mux pointer; VCT: VC that owns the link mid-packet (0xff none) */
     uint32_t *rflits;     /* [router]: flits held */
+    uint64_t *needs;      /* [router]: input VCs (port * nvc + vc) whose front header needs an output VC */
+    uint64_t *owned;      /* [router]: output ports with a VC held by a worm */
+    uint8_t *nown;        /* [port]: its VCs held */
     uint32_t *arr;        /* [router]: rotating start of VC allocation */
     uint32_t *act, nact;  /* routers holding flits */
     uint8_t *is_act;
@@ -51,7 +54,8 @@ static inline uint32_t nflits(const fst_t *f, uint32_t bytes) { return bytes / f
 
 static inline void push(fvc_t *q, fent_t e)
 {
-    q->ring[(q->head + q->n++) % q->cap] = e;
+    uint32_t i = q->head + q->n++;
+    q->ring[i < q->cap ? i : i - q->cap] = e;
 }
 
 static inline fent_t *front(fvc_t *q) { return &q->ring[q->head]; }
@@ -110,9 +114,11 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
     packet_t *p = &s->pkt[f->cur[n]];
     uint32_t nf = nflits(f, p->size), k = f->cur_n[n]++;
     if (k == 0) p->hops++;
-    push(&f->in[gi * nvc + vc], (fent_t){ t + f->P, f->cur[n], (uint16_t)k, (uint16_t)(k + 1 == nf) });
+    fvc_t *q = &f->in[gi * nvc + vc];
+    push(q, (fent_t){ t + f->P, f->cur[n], (uint16_t)k, (uint16_t)(k + 1 == nf) });
     f->cred[gp * nvc + vc]--;
     uint32_t w = s->port[gi].dev;
+    if (q->n == 1 && k == 0) f->needs[w] |= 1ull << (gi * nvc + vc - s->sw[w].port0 * nvc);
     f->rflits[w]++;
     activate(f, w);
     s->st.flit_hops++;
@@ -129,12 +135,13 @@ static void allocate(sim_t *s, uint32_t w, uint64_t t)
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
     uint32_t start = f->arr[w];
     f->arr[w] = start + 1 == nq ? 0 : start + 1;
-    for (uint32_t k = 0; k < nq; k++) {
-        uint32_t li = (start + k) % nq, gq = port0 * nvc + li;
+    uint64_t m = f->needs[w], hi = m & (~0ull << start), lo = m & ~(~0ull << start);
+    for (int pass = 0; pass < 2; pass++) {   /* rotating order: from `start` up, then from 0 */
+      for (uint64_t b = pass ? lo : hi; b; b &= b - 1) {
+        uint32_t li = (uint32_t)__builtin_ctzll(b), gq = port0 * nvc + li;
         fvc_t *q = &f->in[gq];
-        if (!q->n || q->routed) continue;
         fent_t *e = front(q);
-        if (e->idx != 0 || e->ready > t) continue;
+        if (e->ready > t) continue;
         packet_t *p = &s->pkt[e->pkt];
         cand_t c[MAX_CAND];
         int nc = s->routing->route(s, w, li / nvc, p, c);
@@ -144,6 +151,8 @@ static void allocate(sim_t *s, uint32_t w, uint64_t t)
             if (f->owner[oi] != ICN_NIL) continue;
             if ((f->vct || c[j].fc == FC_WHOLE) && f->cred[oi] < (int32_t)nflits(f, p->size)) continue;
             f->owner[oi] = gq;
+            f->needs[w] &= ~(1ull << li);
+            if (!f->nown[port0 + c[j].out]++) f->owned[w] |= 1ull << c[j].out;
             q->routed = 1;
             q->oport = c[j].out;
             q->ovc = c[j].ovc;
@@ -152,6 +161,7 @@ static void allocate(sim_t *s, uint32_t w, uint64_t t)
             break;
         }
         if (!q->routed && q->tries < UINT16_MAX) q->tries++;
+      }
     }
 }
 
@@ -160,13 +170,12 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
 {
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0;
-    for (uint32_t o = 0; o < s->sw[w].nports; o++) {
-        uint32_t go = port0 + o, peer = s->port[go].peer;
-        if (peer == ICN_NIL) continue;
+    for (uint64_t ports = f->owned[w]; ports; ports &= ports - 1) {
+        uint32_t o = (uint32_t)__builtin_ctzll(ports), go = port0 + o, peer = s->port[go].peer;
         int sink = (s->port[peer].dev & NIC_BIT) != 0;
         uint32_t chosen = ICN_NIL;
         for (uint32_t k = 0; k < nvc; k++) {
-            uint32_t v = f->lock[go] != 0xff ? f->lock[go] : (f->rr[go] + k) % nvc;
+            uint32_t v = f->lock[go] != 0xff ? f->lock[go] : f->rr[go] + k < nvc ? f->rr[go] + k : f->rr[go] + k - nvc;
             uint32_t oi = go * nvc + v, own = f->owner[oi];
             if (own != ICN_NIL && f->in[own].n && front(&f->in[own])->ready <= t && (sink || f->cred[oi] >= 1)) {
                 chosen = v;
@@ -187,8 +196,10 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
             if (e.last) evq_push(&s->evq, (t + 1) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
         } else {
             f->cred[oi]--;
-            push(&f->in[peer * nvc + chosen], (fent_t){ t + f->P, e.pkt, e.idx, e.last });
+            fvc_t *dq = &f->in[peer * nvc + chosen];
+            push(dq, (fent_t){ t + f->P, e.pkt, e.idx, e.last });
             uint32_t w2 = s->port[peer].dev;
+            if (dq->n == 1 && e.idx == 0) f->needs[w2] |= 1ull << (peer * nvc + chosen - s->sw[w2].port0 * nvc);
             f->rflits[w2]++;
             activate(f, w2);
             if (e.idx == 0) { p->vc = (uint8_t)chosen; p->hops++; }
@@ -201,8 +212,10 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
             f->owner[oi] = ICN_NIL;
             q->routed = 0;
             q->tries = 0;
+            if (!--f->nown[go]) f->owned[w] &= ~(1ull << o);
+            if (q->n) f->needs[w] |= 1ull << (own - port0 * nvc);   /* the next packet's header is at the front */
         }
-        f->rr[go] = (uint8_t)((chosen + 1) % nvc);
+        f->rr[go] = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
     }
 }
 
@@ -307,6 +320,12 @@ void flit_setup(sim_t *s, cfg_t *c)
             f->cred[b] = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? SINK_CREDITS : (int32_t)f->cap[v];
         }
     }
+    for (uint32_t w = 0; w < s->nswitches; w++)
+        if (s->sw[w].nports * s->nvc > 64)
+            cfg_fail(c, K_SW_VCS, "the flit model supports up to 64 input VCs per router (%u ports x %u VCs)", s->sw[w].nports, s->nvc);
+    f->needs = xcalloc(s->nswitches, sizeof *f->needs);
+    f->owned = xcalloc(s->nswitches, sizeof *f->owned);
+    f->nown = xcalloc(s->nports, 1);
     f->rflits = xcalloc(s->nswitches, sizeof *f->rflits);
     f->arr = xcalloc(s->nswitches, sizeof *f->arr);
     f->act = xmalloc(s->nswitches * sizeof *f->act);
@@ -327,6 +346,7 @@ void flit_free(sim_t *s)
     for (uint32_t b = 0; b < s->nports * s->nvc && first == ICN_NIL; b++) if (f->in[b].ring) first = b;
     if (first != ICN_NIL) free(f->in[first].ring);   /* all rings live in one block, the first ring's */
     free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
+    free(f->needs); free(f->owned); free(f->nown);
     free(f->rflits); free(f->arr); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
     free(f->cur); free(f->cur_n); free(f->cur_vc); free(f->cr);
     free(f);
