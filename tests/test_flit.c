@@ -135,3 +135,30 @@ TEST(flit_duato_escape_respects_datelines)
     rc = tsim_run_checked("include = experiments/seed004/vc-adaptive.ini\n", worms, &r);
     CHECK(rc == 0, "200-flit worms: status %d (deadlock)", rc);
 }
+
+/* Flits of several phits and links of several phits per cycle: a packet of
+ * nf flits crossing H routers takes H (P + cpf - 1) + nf cpf cycles when a
+ * flit takes cpf cycles, or H P + nf / fpc when a link carries fpc flits. */
+TEST(flit_widths_set_serialization)
+{
+    static const struct { const char *flit, *width; uint64_t cycles; } cases[] = {
+        { "link.flit=1", "link.width=2", 3 * 5 + 20 / 2 },        /* 2 flits per cycle */
+        { "link.flit=2", "link.width=1", 3 * (5 + 2 - 1) + 10 * 2 },  /* a flit takes 2 cycles */
+        { "link.flit=2", "link.width=2", 3 * 5 + 10 },            /* a flit per cycle */
+    };
+    for (int i = 0; i < 3; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, "type = torus\nk = 8\nn = 2\n", "dor-dateline");
+        const char *more[] = { cases[i].flit, cases[i].width, "traffic.pattern=neighbor", "switch.buffer=320B",
+                               "load=0.001", "time.warmup=0", "time.measure=5ms", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, more);
+        sim_run(&s);
+        CHECK(s.st.net.min == cases[i].cycles * 5000, "%s %s: latency %llu ps, want %llu", cases[i].flit, cases[i].width,
+              (unsigned long long)s.st.net.min, (unsigned long long)(cases[i].cycles * 5000));
+        CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}

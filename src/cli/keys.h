@@ -23,7 +23,9 @@
  X(SW_MODEL, "switch.model", KT_NAME, "packet", 0, 0, "Router model: packet (event-driven, virtual cut-through at packet granularity) or flit (cycle-driven flits, wormhole or VCT, pipeline; k-ary n-cubes).") \
  X(SW_SWITCHING, "switch.switching", KT_NAME, "wormhole", 0, 0, "Flit model: wormhole (a VC is held by one worm, links multiplex VCs flit by flit) or vct (a packet needs room for all its flits; links multiplex whole packets).") \
  X(SW_VC_SIZES, "switch.vc_sizes", KT_LIST, "", 0, 0, "Flit model: per-VC input buffer sizes (e.g. 160B 80B 80B), instead of switch.buffer split equally.") \
- X(FLIT_PHIT, "link.phit", KT_BYTES, "2", 1, 1024, "Flit model: phit (= flit) size; a link carries one phit per router cycle.") \
+ X(FLIT_PHIT, "link.phit", KT_BYTES, "2", 1, 1024, "Flit model: phit size (the unit of link width).") \
+ X(FLIT_PHITS, "link.flit", KT_INT, "1", 1, 64, "Flit model: phits per flit (the unit of buffering and flow control).") \
+ X(LINK_WIDTH, "link.width", KT_INT, "1", 1, 64, "Flit model: phits a link carries per router cycle; a flit takes ceil(flit / width) cycles, or a link carries width / flit flits per cycle (then a multiple of link.flit).") \
  X(ROUTER_CYCLE, "router.cycle", KT_TIME, "5ns", 1, 1e12, "Flit model: router clock period.") \
  X(ROUTER_SYNC, "router.sync", KT_INT, "1", 0, 16, "Flit model: synchronizer cycles per hop (seed 004: 0.5-1.5, 1 on average).") \
  X(ROUTER_FIFO, "router.fifo", KT_INT, "1", 0, 16, "Flit model: input FIFO cycles per hop.") \

@@ -24,7 +24,8 @@ typedef struct fvc {      /* an input VC */
 typedef struct fst {
     simtime_t tc;         /* cycle time */
     uint32_t P;           /* pipeline cycles per hop */
-    uint32_t phit;
+    uint32_t flit;        /* bytes per flit */
+    uint32_t cpf, fpc;    /* link: cycles per flit, flits per cycle */
     int vct;
     int scheduled;        /* an EV_CYCLE is pending */
     uint64_t last_cycle;
@@ -33,6 +34,7 @@ typedef struct fst {
     int32_t *cred;        /* [port * nvc + vc]: output VC credits in flits (sinks: unlimited) */
     uint32_t *owner;      /* [port * nvc + vc]: input VC holding the output VC, or NIL */
     uint8_t *rr, *lock;   /* [port]: VC mux pointer; VCT: VC that owns the link mid-packet (0xff none) */
+    uint64_t *busy;       /* [port]: first cycle the link is free (flits longer than the link is wide) */
     uint32_t *rflits;     /* [router]: flits held */
     uint64_t *needs;      /* [router]: input VCs (port * nvc + vc) whose front header needs an output VC */
     uint64_t *owned;      /* [router]: output ports with a VC held by a worm */
@@ -50,7 +52,7 @@ typedef struct fst {
 #define SINK_CREDITS (INT32_MAX / 2)
 
 static inline fst_t *F(const sim_t *s) { return (fst_t *)s->flit; }
-static inline uint32_t nflits(const fst_t *f, uint32_t bytes) { return bytes / f->phit; }
+static inline uint32_t nflits(const fst_t *f, uint32_t bytes) { return bytes / f->flit; }
 
 static inline void push(fvc_t *q, fent_t e)
 {
@@ -99,31 +101,34 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
 {
     fst_t *f = F(s);
     uint32_t gp = s->nic[n].port, gi = s->port[gp].peer, nvc = s->nvc;
-    if (f->cur[n] == ICN_NIL) {
-        uint32_t size;
-        uint8_t vc;
-        if (!nic_peek(s, n, &size, &vc)) return 0;
+    for (uint32_t slot = 0; slot < f->fpc && f->busy[gp] <= t; slot++) {
+        if (f->cur[n] == ICN_NIL) {
+            uint32_t size;
+            uint8_t vc;
+            if (!nic_peek(s, n, &size, &vc)) return slot > 0 || f->cpf > 1;
+            if (f->cred[gp * nvc + vc] < 1) return 1;
+            f->cur[n] = nic_make_packet(s, n, size, vc);
+            f->cur_n[n] = 0;
+            f->cur_vc[n] = vc;
+            s->st.pkt_hops++;
+        }
+        uint8_t vc = f->cur_vc[n];
         if (f->cred[gp * nvc + vc] < 1) return 1;
-        f->cur[n] = nic_make_packet(s, n, size, vc);
-        f->cur_n[n] = 0;
-        f->cur_vc[n] = vc;
-        s->st.pkt_hops++;
+        if (f->cpf > 1) f->busy[gp] = t + f->cpf;
+        packet_t *p = &s->pkt[f->cur[n]];
+        uint32_t nf = nflits(f, p->size), k = f->cur_n[n]++;
+        if (k == 0) p->hops++;
+        fvc_t *q = &f->in[gi * nvc + vc];
+        push(q, (fent_t){ t + f->cpf + f->P - 1, f->cur[n], (uint16_t)k, (uint16_t)(k + 1 == nf) });
+        f->cred[gp * nvc + vc]--;
+        uint32_t w = s->port[gi].dev;
+        if (q->n == 1 && k == 0) f->needs[w] |= 1ull << (gi * nvc + vc - s->sw[w].port0 * nvc);
+        f->rflits[w]++;
+        activate(f, w);
+        s->st.flit_hops++;
+        s->last_progress = s->now;
+        if (k + 1 == nf) f->cur[n] = ICN_NIL;
     }
-    uint8_t vc = f->cur_vc[n];
-    if (f->cred[gp * nvc + vc] < 1) return 1;
-    packet_t *p = &s->pkt[f->cur[n]];
-    uint32_t nf = nflits(f, p->size), k = f->cur_n[n]++;
-    if (k == 0) p->hops++;
-    fvc_t *q = &f->in[gi * nvc + vc];
-    push(q, (fent_t){ t + f->P, f->cur[n], (uint16_t)k, (uint16_t)(k + 1 == nf) });
-    f->cred[gp * nvc + vc]--;
-    uint32_t w = s->port[gi].dev;
-    if (q->n == 1 && k == 0) f->needs[w] |= 1ull << (gi * nvc + vc - s->sw[w].port0 * nvc);
-    f->rflits[w]++;
-    activate(f, w);
-    s->st.flit_hops++;
-    s->last_progress = s->now;
-    if (k + 1 == nf) f->cur[n] = ICN_NIL;
     return 1;
 }
 
@@ -171,7 +176,8 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0;
     for (uint64_t ports = f->owned[w]; ports; ports &= ports - 1) {
-        uint32_t o = (uint32_t)__builtin_ctzll(ports), go = port0 + o, peer = s->port[go].peer;
+      uint32_t o = (uint32_t)__builtin_ctzll(ports), go = port0 + o, peer = s->port[go].peer;
+      for (uint32_t slot = 0; slot < f->fpc && f->busy[go] <= t && f->nown[go]; slot++) {
         int sink = (s->port[peer].dev & NIC_BIT) != 0;
         uint32_t chosen = ICN_NIL;
         for (uint32_t k = 0; k < nvc; k++) {
@@ -183,7 +189,7 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
             }
             if (f->lock[go] != 0xff) break;
         }
-        if (chosen == ICN_NIL) continue;
+        if (chosen == ICN_NIL) break;
         uint32_t oi = go * nvc + chosen, own = f->owner[oi];
         fvc_t *q = &f->in[own];
         fent_t e = *front(q);
@@ -193,11 +199,11 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
         credit_back(f, s->port[own / nvc].peer * nvc + own % nvc);
         packet_t *p = &s->pkt[e.pkt];
         if (sink) {
-            if (e.last) evq_push(&s->evq, (t + 1) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
+            if (e.last) evq_push(&s->evq, (t + f->cpf) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
         } else {
             f->cred[oi]--;
             fvc_t *dq = &f->in[peer * nvc + chosen];
-            push(dq, (fent_t){ t + f->P, e.pkt, e.idx, e.last });
+            push(dq, (fent_t){ t + f->cpf + f->P - 1, e.pkt, e.idx, e.last });
             uint32_t w2 = s->port[peer].dev;
             if (dq->n == 1 && e.idx == 0) f->needs[w2] |= 1ull << (peer * nvc + chosen - s->sw[w2].port0 * nvc);
             f->rflits[w2]++;
@@ -216,6 +222,8 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
             if (q->n) f->needs[w] |= 1ull << (own - port0 * nvc);   /* the next packet's header is at the front */
         }
         f->rr[go] = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
+        if (f->cpf > 1) f->busy[go] = t + f->cpf;
+      }
     }
 }
 
@@ -263,15 +271,25 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->P = (uint32_t)(cfg_int(c, K_ROUTER_SYNC) + cfg_int(c, K_ROUTER_FIFO) + cfg_int(c, K_ROUTER_ROUTING) +
                       cfg_int(c, K_ROUTER_XBAR) + cfg_int(c, K_ROUTER_VCMUX));
     if (f->P < 1) cfg_fail(c, K_ROUTER_XBAR, "the router pipeline must take at least one cycle");
-    f->phit = (uint32_t)cfg_u64(c, K_FLIT_PHIT);
+    uint32_t phit = (uint32_t)cfg_u64(c, K_FLIT_PHIT), fph = (uint32_t)cfg_int(c, K_FLIT_PHITS), width = (uint32_t)cfg_int(c, K_LINK_WIDTH);
+    f->flit = phit * fph;
+    if (width >= fph) {
+        if (width % fph) cfg_fail(c, K_LINK_WIDTH, "a link wider than a flit carries whole flits: a multiple of link.flit = %u", fph);
+        f->fpc = width / fph;
+        f->cpf = 1;
+    } else {
+        f->fpc = 1;
+        f->cpf = (fph + width - 1) / width;
+    }
     const char *sw = cfg_str(c, K_SW_SWITCHING);
     if (!strcmp(sw, "vct")) f->vct = 1;
     else if (strcmp(sw, "wormhole")) cfg_fail(c, K_SW_SWITCHING, "must be wormhole or vct");
-    s->link_bps = f->phit * 8.0 / ((double)f->tc * 1e-12);
-    if (s->mtu % f->phit) cfg_fail(c, K_PKT_MTU, "packets are whole flits: a multiple of link.phit = %u bytes", f->phit);
-    if (s->msg_size % f->phit) cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of link.phit = %u bytes", f->phit);
-    if (s->msg_long % f->phit) cfg_fail(c, K_MSG_LONG_SIZE, "messages are whole flits: a multiple of link.phit = %u bytes", f->phit);
-    if (s->mtu / f->phit > 65535) cfg_fail(c, K_PKT_MTU, "at most 65535 flits per packet");
+    /* bandwidth: a flit per cpf cycles, or fpc flits per cycle */
+    s->link_bps = (double)f->flit * 8.0 * f->fpc / ((double)f->cpf * (double)f->tc * 1e-12);
+    if (s->mtu % f->flit) cfg_fail(c, K_PKT_MTU, "packets are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
+    if (s->msg_size % f->flit) cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
+    if (s->msg_long % f->flit) cfg_fail(c, K_MSG_LONG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
+    if (s->mtu / f->flit > 65535) cfg_fail(c, K_PKT_MTU, "at most 65535 flits per packet");
     f->cap = xcalloc(s->nvc, sizeof *f->cap);
     if (cfg_is_set(c, K_SW_VC_SIZES)) {
         char *list = xstrdup(cfg_str(c, K_SW_VC_SIZES)), *save = NULL;
@@ -280,26 +298,27 @@ void flit_setup(sim_t *s, cfg_t *c)
             uint64_t b;
             const char *why;
             if (parse_bytes(tok, &b, &why)) cfg_fail(c, K_SW_VC_SIZES, "'%s': %s", tok, why);
-            if (v < s->nvc) f->cap[v] = (uint32_t)(b / f->phit);
+            if (v < s->nvc) f->cap[v] = (uint32_t)(b / f->flit);
         }
         free(list);
         if (v != s->nvc) cfg_fail(c, K_SW_VC_SIZES, "gives %u sizes for %u VCs (switch.vcs)", v, s->nvc);
     } else {
         uint64_t b = cfg_u64(c, K_SW_BUFFER);
-        for (uint32_t v = 0; v < s->nvc; v++) f->cap[v] = (uint32_t)(b / s->nvc / f->phit);
+        for (uint32_t v = 0; v < s->nvc; v++) f->cap[v] = (uint32_t)(b / s->nvc / f->flit);
     }
     for (uint32_t v = 0; v < s->nvc; v++) {
         if (f->cap[v] < 1) cfg_fail(c, cfg_is_set(c, K_SW_VC_SIZES) ? K_SW_VC_SIZES : K_SW_BUFFER, "VC %u holds no flit", v);
-        if (f->vct && f->cap[v] < s->mtu / f->phit)
+        if (f->vct && f->cap[v] < s->mtu / f->flit)
             cfg_fail(c, cfg_is_set(c, K_SW_VC_SIZES) ? K_SW_VC_SIZES : K_SW_BUFFER,
                      "virtual cut-through needs room for a whole packet (%u flits) in every VC; VC %u holds %u",
-                     s->mtu / f->phit, v, f->cap[v]);
+                     s->mtu / f->flit, v, f->cap[v]);
     }
     uint32_t nb = s->nports * s->nvc;
     f->in = xcalloc(nb, sizeof *f->in);
     f->cred = xmalloc(nb * sizeof *f->cred);
     f->owner = xmalloc(nb * sizeof *f->owner);
     f->rr = xcalloc(s->nports, 1);
+    f->busy = xcalloc(s->nports, sizeof *f->busy);
     f->lock = xmalloc(s->nports);
     memset(f->lock, 0xff, s->nports);
     size_t ring_total = 0;
@@ -345,6 +364,7 @@ void flit_free(sim_t *s)
     uint32_t first = ICN_NIL;
     for (uint32_t b = 0; b < s->nports * s->nvc && first == ICN_NIL; b++) if (f->in[b].ring) first = b;
     if (first != ICN_NIL) free(f->in[first].ring);   /* all rings live in one block, the first ring's */
+    free(f->busy);
     free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
     free(f->needs); free(f->owned); free(f->nown);
     free(f->rflits); free(f->arr); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
