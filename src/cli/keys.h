@@ -11,7 +11,7 @@
  X(TIME_WARMUP, "time.warmup", KT_TIME, "50us", 0, 1e18, "Warm-up period; nothing delivered or generated before it enters the statistics.") \
  X(TIME_MEASURE, "time.measure", KT_TIME, "200us", 1, 1e18, "Measurement period after the warm-up; the run ends at warmup + measure.") \
  X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
- X(TIME_DEADLOCK, "time.deadlock", KT_TIME, "500us", 1, 1e18, "Watchdog: if packets are in the network and none moves for this long, the run stops and reports a deadlock (exit status 3).") \
+ X(TIME_DEADLOCK, "time.deadlock", KT_TIME, "0", 0, 1e18, "Watchdog: if packets are in the network and none moves for this long, the run stops and reports a deadlock (exit status 3); also checked at the end of the run. 0 = automatic: 50 times the time to send one packet.mtu packet and cross one router.") \
  X(TOPO_TYPE, "topology.type", KT_NAME, "rlft", 0, 0, "Topology: see `icnsim --list`.") \
  X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-trees: arity K, ports a switch uses towards each neighbouring stage (P = 2K). k-ary n-cubes: radix k, routers per dimension.") \
  X(TOPO_PORTS, "topology.ports", KT_INT, "0", 0, 128, "Switch port count P; optional, must equal 2K when given (0 = derive from topology.k).") \

@@ -208,6 +208,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
         cfg_fail(c, K_TIME_INTERVAL, "the run would have %llu time-series samples (at most 10 million); use a longer interval",
                  (unsigned long long)(s->end / interval));
     stats_init(&s->st, interval, s->end);
+    if (!s->deadlock_after) {   /* automatic: 50 packet times; nothing legitimately stalls that long */
+        simtime_t hop = s->flit_mode ? flit_packet_time(s) : ser_time(s, s->mtu) + s->routing_delay + s->link_delay;
+        s->deadlock_after = 50 * (hop ? hop : 1);
+    }
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
     cfg_check_unused(c);
 }
@@ -350,6 +354,12 @@ static int loop(sim_t *s)
     }
     if (s->progress_tty) fprintf(stderr, "\r%70s\r", "");
     s->now = s->end;
+    if (s->pkt_live && s->now - s->last_progress >= s->deadlock_after) {   /* stalled near the end */
+        s->deadlocked = 1;
+        if (s->flit_mode) flit_deadlock_report(s);
+        else deadlock_report(s);
+        return EXIT_DEADLOCK;
+    }
     return EXIT_OK;
 }
 

@@ -88,6 +88,12 @@ static void clock_on(sim_t *s)
 
 int32_t flit_credits(const sim_t *s, uint32_t oi) { return F(s)->cred[oi]; }
 
+simtime_t flit_packet_time(const sim_t *s)
+{
+    const fst_t *f = F(s);
+    return (simtime_t)(f->P + f->cpf - 1 + nflits(f, s->mtu) * f->cpf) * f->tc;
+}
+
 void flit_wake_nic(sim_t *s, uint32_t n)
 {
     fst_t *f = F(s);

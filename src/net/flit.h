@@ -26,6 +26,8 @@ void flit_cycle(sim_t *s);
 /* A node has a message due (EV_NIC_WAKE): make sure the clock runs. */
 void flit_wake_nic(sim_t *s, uint32_t n);
 int flit_check_invariants(sim_t *s, int drained);
+/* Time to send one packet.mtu packet across one router (pipeline + serialization). */
+simtime_t flit_packet_time(const sim_t *s);
 /* Credits (flits) of output VC `oi` (port * nvc + vc), for selection functions. */
 int32_t flit_credits(const sim_t *s, uint32_t oi);
 void flit_deadlock_report(sim_t *s);
