@@ -161,21 +161,9 @@ TEST(cube_deadlock_dor_vs_dateline_and_bubble)
                                "time.deadlock=20us", "nic.buffer=80B", NULL };
         char ini[2048];
         snprintf(ini, sizeof ini, "%s[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = %s\n", timing, cases[i].routing);
-        if (cases[i].want) {
-            sim_t s;
-            cfg_t c;
-            tsim_setup(&s, &c, ini, more);
-            int rc = sim_run(&s);
-            CHECK(rc == 3, "%s: status %d, want a reported deadlock", cases[i].routing, rc);
-            CHECK(sim_check_invariants(&s, 0) == 0, "invariants in the deadlocked state");
-            sim_free(&s);
-            cfg_free(&c);
-        } else {
-            result_t r;
-            int rc = tsim_run_checked(ini, more, &r);
-            CHECK(rc == 0, "%s %s: status %d, want no deadlock", cases[i].routing, cases[i].extra, rc);
-            CHECK(r.accepted > 0.2, "%s: accepted %.3f under saturation", cases[i].routing, r.accepted);
-        }
+        char label[128];
+        snprintf(label, sizeof label, "%s %s", cases[i].routing, cases[i].extra);
+        expect_deadlock(ini, more, cases[i].want, 0.2, label);
     }
 }
 

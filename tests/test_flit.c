@@ -56,21 +56,7 @@ TEST(flit_wormhole_deadlock_and_its_avoidance)
         ini_with(ini, sizeof ini, "type = torus\nk = 4\nn = 2\n", cases[i].routing);
         const char *more[] = { cases[i].vcs, "switch.buffer=240B", "load=1.0", "time.warmup=0", "time.measure=2ms",
                                "time.deadlock=20us", NULL };
-        if (cases[i].want) {
-            sim_t s;
-            cfg_t c;
-            tsim_setup(&s, &c, ini, more);
-            int rc = sim_run(&s);
-            CHECK(rc == 3, "%s: status %d, want a reported deadlock", cases[i].routing, rc);
-            CHECK(sim_check_invariants(&s, 0) == 0, "invariants in the deadlocked state");
-            sim_free(&s);
-            cfg_free(&c);
-        } else {
-            result_t r;
-            int rc = tsim_run_checked(ini, more, &r);
-            CHECK(rc == 0, "%s: status %d, want no deadlock", cases[i].routing, rc);
-            CHECK(r.accepted > 0.2, "%s: accepted %.3f", cases[i].routing, r.accepted);
-        }
+        expect_deadlock(ini, more, cases[i].want, 0.2, cases[i].routing);
     }
 }
 

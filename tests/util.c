@@ -33,6 +33,25 @@ int tsim_run_checked(const char *ini, const char *const *sets, result_t *r)
     return rc;
 }
 
+void expect_deadlock(const char *ini, const char *const *sets, int want_deadlock, double min_accepted, const char *label)
+{
+    if (want_deadlock) {
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, sets);
+        int rc = sim_run(&s);
+        CHECK(rc == 3, "%s: status %d, want a reported deadlock", label, rc);
+        CHECK(sim_check_invariants(&s, 0) == 0, "%s: invariants in the deadlocked state", label);
+        sim_free(&s);
+        cfg_free(&c);
+    } else {
+        result_t r;
+        int rc = tsim_run_checked(ini, sets, &r);
+        CHECK(rc == 0, "%s: status %d, want no deadlock", label, rc);
+        CHECK(r.accepted > min_accepted, "%s: accepted %.3f under saturation", label, r.accepted);
+    }
+}
+
 int run_cmd(const char *cmd, char *buf, size_t n)
 {
     char full[8192];

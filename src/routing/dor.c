@@ -249,23 +249,19 @@ static int route_duato(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, can
     return n;
 }
 
-static void setup_duato(sim_t *s, cfg_t *c)
+/* Adaptive routings: their VC count, one adaptive candidate per dimension
+ * plus the escape, the common set-up, and the selection function. */
+static void setup_adaptive(sim_t *s, cfg_t *c, uint32_t nvc, const char *vcs, int bubble)
 {
-    if (s->nvc != 3) cfg_fail(c, K_SW_VCS, "duato uses three VCs per link (two escape with datelines, one adaptive); set switch.vcs = 3");
+    if (s->nvc != nvc) cfg_fail(c, K_SW_VCS, "%s uses %u VCs per link (%s); set switch.vcs = %u", s->routing->name, nvc, vcs, nvc);
     const cube_t *q = cube_get(s);
-    if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "duato supports up to %d dimensions", MAX_CAND - 1);
-    setup_common(s, c, 0);
+    if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "%s supports up to %d dimensions", s->routing->name, MAX_CAND - 1);
+    setup_common(s, c, bubble);
     setup_selection(s, c);
 }
 
-static void setup_bubble_adaptive(sim_t *s, cfg_t *c)
-{
-    if (s->nvc != 2) cfg_fail(c, K_SW_VCS, "bubble-adaptive uses two VCs per link (escape and adaptive); set switch.vcs = 2");
-    const cube_t *q = cube_get(s);
-    if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "bubble-adaptive supports up to %d dimensions", MAX_CAND - 1);
-    setup_common(s, c, 1);
-    setup_selection(s, c);
-}
+static void setup_duato(sim_t *s, cfg_t *c) { setup_adaptive(s, c, 3, "two escape with datelines, one adaptive", 0); }
+static void setup_bubble_adaptive(sim_t *s, cfg_t *c) { setup_adaptive(s, c, 2, "escape and adaptive", 1); }
 
 /* routing.selection and routing.escape_after, for the adaptive routings. */
 static void setup_selection(sim_t *s, cfg_t *c)
