@@ -180,14 +180,22 @@ static int route_bubble(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, ca
  * correct; "current" is the dimension it arrived in. */
 enum { VC_ESCAPE = 0, VC_ADAPTIVE = 1 };
 
-static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+/* Shared start of the adaptive routings: 0 if p is at its destination router
+ * (c[0] is then the ejection), else the number of adaptive candidates on VC
+ * vc, ordered by the selection function from the current dimension. */
+static int adaptive_candidates(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, uint8_t vc, cand_t *c)
 {
     const cube_t *q = cube_get(s);
-    if (eject(q, w, p, c)) return 1;
-    uint32_t r = p->dst / q->c;
+    if (eject(q, w, p, c)) return 0;
     int d_in = in_dim(q, in);
-    int n = order_adaptive(s, w, d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r), p, VC_ADAPTIVE, c);
-    c[n++] = escape(s, w, in, p, VC_ESCAPE, d_in >= 0 && p->vc == VC_ESCAPE);
+    return order_adaptive(s, w, d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, p->dst / q->c), p, vc, c);
+}
+
+static int route_bubble_adaptive(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    int n = adaptive_candidates(s, w, in, p, VC_ADAPTIVE, c);
+    if (!n && p->dst / cube_get(s)->c == w) return 1;
+    c[n++] = escape(s, w, in, p, VC_ESCAPE, in_dim(cube_get(s), in) >= 0 && p->vc == VC_ESCAPE);
     return n;
 }
 
@@ -237,10 +245,9 @@ enum { DUATO_ADAPTIVE = 2 };
 static int route_duato(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
 {
     const cube_t *q = cube_get(s);
-    if (eject(q, w, p, c)) return 1;
     uint32_t r = p->dst / q->c;
-    int d_in = in_dim(q, in);
-    int n = order_adaptive(s, w, d_in >= 0 ? (uint32_t)d_in : first_dim(q, w, r), p, DUATO_ADAPTIVE, c);
+    int n = adaptive_candidates(s, w, in, p, DUATO_ADAPTIVE, c);
+    if (!n && r == w) return 1;
     for (int k = 0; k < n; k++) c[k].fc = FC_WHOLE;   /* adaptive queues are shared: admit whole packets only */
     uint32_t d = first_dim(q, w, r);
     int minus = direction(s, w, r, d, p);
