@@ -4,8 +4,9 @@
 #include <string.h>
 
 extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh;
-extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble, routing_bubble_adaptive, routing_duato;
-extern const queuing_ops queuing_1q, queuing_dbbm;
+extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble, routing_bubble_adaptive, routing_duato,
+    routing_oblivious, routing_adap, routing_afi;
+extern const queuing_ops queuing_1q, queuing_dbbm, queuing_vftree, queuing_flow2sl;
 extern const arbiter_ops arbiter_islip, arbiter_rr;
 extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, pattern_transpose,
     pattern_shuffle, pattern_butterfly, pattern_tornado, pattern_neighbor, pattern_shift;
@@ -14,8 +15,8 @@ extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scen
 extern const process_ops process_bernoulli, process_poisson;
 
 static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, NULL };
-static const routing_ops *const routings[] = { &routing_dmodk, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, NULL };
-static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, NULL };
+static const routing_ops *const routings[] = { &routing_dmodk, &routing_oblivious, &routing_adap, &routing_afi, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, NULL };
+static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, &queuing_vftree, &queuing_flow2sl, NULL };
 static const arbiter_ops *const arbiters[] = { &arbiter_islip, &arbiter_rr, NULL };
 static const pattern_ops *const patterns[] = {
     &pattern_uniform, &pattern_bitrev, &pattern_bitcomp, &pattern_transpose,
@@ -36,7 +37,13 @@ static const void *find(const void *const *tab, const char *name)
 }
 
 const topo_ops *find_topo(const char *n) { return find((const void *const *)topos, n); }
-const routing_ops *find_routing(const char *n) { return find((const void *const *)routings, n); }
+const routing_ops *find_routing(const char *n)
+{
+    const routing_ops *r = find((const void *const *)routings, n);
+    for (const routing_ops *const *t = routings; !r && *t; t++)
+        if ((*t)->match && (*t)->match(n)) r = *t;
+    return r;
+}
 const queuing_ops *find_queuing(const char *n) { return find((const void *const *)queuings, n); }
 const arbiter_ops *find_arbiter(const char *n) { return find((const void *const *)arbiters, n); }
 const pattern_ops *find_pattern(const char *n) { return find((const void *const *)patterns, n); }

@@ -101,8 +101,8 @@ static int parse_value(key_id k, const char *text, cfgval_t *v, char *why, size_
         return 0;
     case KT_NAME:
         for (const char *p = text; *p; p++)
-            if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
-                w = "expected a name (letters, digits, '-', '_', '.')";
+            if (!isalnum((unsigned char)*p) && !strchr("-_./*", *p)) {
+                w = "expected a name (letters, digits, '-', '_', '.', '/', '*')";
                 break;
             }
         if (w) break;

@@ -34,11 +34,14 @@
  X(ROUTER_VCMUX, "router.vcmux", KT_INT, "0", 0, 16, "Flit model: VC multiplexer cycles per hop (wormhole VC routers have one).") \
  X(SW_BUFFER, "switch.buffer", KT_BYTES, "192KB", 1, 4e9, "Input buffer per switch port, statically split into equal VCs.") \
  X(SW_VCS, "switch.vcs", KT_INT, "1", 1, 16, "Virtual channels per port (switch inputs and NIC injection).") \
+ X(SW_VOQ, "switch.voq", KT_BOOL, "false", 0, 0, "Packet model: virtual output queues. Each VC of an input buffer is demultiplexed per output port (the output is chosen when the packet arrives); flow control stays per VC, not per VOQ, and any VOQ head may request the crossbar.") \
  X(SW_ARBITER, "switch.arbiter", KT_NAME, "islip", 0, 0, "Crossbar allocator: see `icnsim --list`.") \
  X(SW_ISLIP_ITERS, "switch.islip_iterations", KT_INT, "3", 1, 16, "iSLIP request-grant-accept iterations per allocation.") \
  X(SW_GRANULARITY, "switch.granularity", KT_BYTES, "1", 1, 4e9, "Buffers are allocated in units of this many bytes: a packet occupies its size rounded up (seed 004's VCT routers advance in units of the long packet).") \
  X(SW_ROUTING_DELAY, "switch.routing_delay", KT_TIME, "0ns", 0, 1e15, "Delay from a packet head's arrival at a switch input to its eligibility for the crossbar.") \
  X(NIC_BUFFER, "nic.buffer", KT_BYTES, "192KB", 1, 4e9, "Receive buffer of an end node's port (the credits its switch sees); drained at link rate.") \
+ X(NIC_QUEUES, "nic.queues", KT_NAME, "per-vc", 0, 0, "Source queues of an end node when the queuing scheme uses several VCs: per-vc (one FIFO per VC, served round-robin among those with credits, so a blocked VC does not stop the others, like an InfiniBand HCA's send queues per SL) or shared (one FIFO: the head message's VC blocks the node).") \
+ X(NIC_QUEUE_LIMIT, "nic.queue_limit", KT_INT, "256", 0, 1e9, "nic.queues = per-vc: messages each VC's source queue holds; a message generated for a full queue is dropped at the source and counted (src_drops). 0 = unbounded (memory grows with the backlog of a saturated VC).") \
  X(PKT_MTU, "packet.mtu", KT_BYTES, "4KB", 1, 4e9, "Largest packet; messages are split into packets of this size (the last may be shorter).") \
  X(MSG_SIZE, "traffic.message_size", KT_BYTES, "4KB", 1, 4e9, "Size of a generated message (of a short one when traffic.long_fraction > 0).") \
  X(MSG_LONG_FRACTION, "traffic.long_fraction", KT_DOUBLE, "0", 0, 1, "Bimodal lengths: probability that a message is long (seed 004: 0.1 for 20/200 phits, 0.8 for 4/20 phits).") \
@@ -48,6 +51,8 @@
  X(ROUTING_BUBBLE, "routing.bubble", KT_NAME, "local", 0, 0, "dor-bubble: where the bubble (room for 2 packets) is checked when a packet enters a ring: local (the router's own input queue of that ring, as the hardware of seed 004) or remote (the next router's queue).") \
  X(ROUTING_SELECTION, "routing.selection", KT_NAME, "dynamic-xy", 0, 0, "Adaptive routings: order in which the adaptive channels are requested: dynamic-xy (current dimension, then the next ones), zigzag (largest remaining offset first), max-credits (most free space downstream first), random. The escape channel comes last.") \
  X(ROUTING_ESCAPE_AFTER, "routing.escape_after", KT_INT, "64", 0, 65535, "Adaptive routings: after this many lost arbitrations a packet waits only for its escape channel (seed 004's starvation guard; 0 = never).") \
+ X(ROUTING_LTTH, "routing.ltth", KT_DOUBLE, "0.25", 0, 1, "Fat-tree routings with a trigger (ADAP-TH-*, ADAP-2TH-*, afi): low triggering threshold as a fraction of a VC's credits. TH/2TH leave D-mod-K when its port's downstream VC has fewer free credits than this; AFI adapts when they are at most this (its 75 % occupancy threshold).") \
+ X(ROUTING_HTTH, "routing.htth", KT_DOUBLE, "0.5", 0, 1, "ADAP-2TH-*: high triggering threshold as a fraction of a VC's credits; after triggering, D-mod-K is used again once its port's downstream VC has at least this many free credits.") \
  X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Static queuing scheme mapping packets to VCs at injection: see `icnsim --list`.") \
  X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \
  X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \

@@ -163,12 +163,32 @@ static void setup_policies(sim_t *s, cfg_t *c)
     if (s->flit_mode && (!strcmp(s->routing->name, "dor-bubble") || !strcmp(s->routing->name, "bubble-adaptive")))
         cfg_fail(c, K_ROUTING, "bubble flow control is modelled by the packet-level switch (switch.model = packet)");
     s->routing->setup(s, c);
+    if ((uint32_t)s->routing->reserved_vcs >= s->nvc)
+        cfg_fail(c, K_SW_VCS, "routing %s keeps %d VC(s) for itself and needs at least one more for the queuing scheme",
+                 cfg_str(c, K_ROUTING), s->routing->reserved_vcs);
+    s->nsqs = s->nvc - (uint32_t)s->routing->reserved_vcs;
+    if (cfg_is_set(c, K_SW_VOQ) || !s->flit_mode) s->voq_mode = (int)cfg_int(c, K_SW_VOQ);
+    if (s->voq_mode) {
+        if (s->flit_mode) cfg_fail(c, K_SW_VOQ, "VOQ switches are modelled by the packet-level switch (switch.model = packet)");
+        if (s->routing->multi_cand)
+            cfg_fail(c, K_SW_VOQ, "routing %s offers several outputs per packet; a VOQ switch needs one at arrival", s->routing->name);
+        voq_setup(s);
+    }
     if (s->routing->owns_vcs) {
         extern const queuing_ops queuing_routing;   /* VC 0 at injection; the routing picks the rest */
         s->queuing = &queuing_routing;
     } else {
         if (!(s->queuing = find_queuing(cfg_str(c, K_QUEUING)))) list_names_fail(c, K_QUEUING, "queuing scheme");
         s->queuing->setup(s, c);
+    }
+    if (!s->flit_mode && !s->routing->owns_vcs && s->nsqs > 1) {
+        const char *qm = cfg_str(c, K_NIC_QUEUES);
+        if (!strcmp(qm, "per-vc")) {
+            s->srcq_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
+            for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].srcq = xcalloc(s->nsqs, sizeof(srcq_t));
+        } else if (strcmp(qm, "shared")) {
+            cfg_fail(c, K_NIC_QUEUES, "must be per-vc or shared");
+        }
     }
     if (s->flit_mode) {
         flit_setup(s, c);   /* round-robin allocation is built in */
@@ -220,7 +240,12 @@ void sim_free(sim_t *s)
 {
     flit_free(s);
     evq_free(&s->evq);
-    free(s->want);
+    for (uint32_t n = 0; s->nic && n < s->nnodes; n++)
+        if (s->nic[n].srcq) {
+            for (uint32_t v = 0; v < s->nsqs; v++) free(s->nic[n].srcq[v].m);
+            free(s->nic[n].srcq);
+        }
+    free(s->want); free(s->voq); free(s->voq_mask);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
     free(s->pkt); free(s->msg_left); free(s->msg_gen); free(s->pend);
     free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
@@ -240,29 +265,26 @@ static void deadlock_report(sim_t *s)
             s->now / 1e6, s->pkt_live, (s->now - s->last_progress) / 1e6);
     for (uint32_t start = 0; start < nb; start++) {
         if (!s->vq[start].npk || seen[start]) continue;
-        uint32_t b = start, step = 1;
+        uint32_t b = start;
         while (b != ICN_NIL && !seen[b]) {
             seen[b] = start + 1;
-            const vcq_t *q = &s->vq[b];
-            if (!q->npk) { b = ICN_NIL; break; }
-            const cand_t *h = &q->cand[q->ncand - 1];   /* deterministic, or an adaptive routing's escape */
-            uint32_t g = b / s->nvc, go = s->sw[s->port[g].dev].port0 + h->out, peer = s->port[go].peer;
+            uint32_t out, ovc;
+            if (!buffer_waits_for(s, b, &out, &ovc)) { b = ICN_NIL; break; }
+            uint32_t g = b / s->nvc, go = s->sw[s->port[g].dev].port0 + out, peer = s->port[go].peer;
             if (peer == ICN_NIL || (s->port[peer].dev & NIC_BIT)) { b = ICN_NIL; break; }
-            b = peer * s->nvc + h->ovc;
-            step++;
+            b = peer * s->nvc + ovc;
         }
         if (b != ICN_NIL && seen[b] == start + 1) {
             fprintf(stderr, "icnsim: blocked cycle of buffers (switch:port:vc -> next):\n");
             uint32_t c = b;
             do {
-                const vcq_t *q = &s->vq[c];
-                const cand_t *h = &q->cand[q->ncand - 1];
+                uint32_t out = 0, ovc = 0;
+                buffer_waits_for(s, c, &out, &ovc);
                 uint32_t g = c / s->nvc, w = s->port[g].dev;
-                uint32_t go = s->sw[w].port0 + h->out;
-                fprintf(stderr, "  switch %u port %u vc %u (%u pkts, head to node %u) waits for output %u vc %u (%d credits)\n",
-                        w, s->port[g].local, c % s->nvc, q->npk, s->pkt[q->head].dst, h->out, h->ovc,
-                        s->credits[go * s->nvc + h->ovc]);
-                c = s->port[go].peer * s->nvc + h->ovc;
+                uint32_t go = s->sw[w].port0 + out;
+                fprintf(stderr, "  switch %u port %u vc %u (%u pkts) waits for output %u vc %u (%d credits)\n",
+                        w, s->port[g].local, c % s->nvc, s->vq[c].npk, out, ovc, s->credits[go * s->nvc + ovc]);
+                c = s->port[go].peer * s->nvc + ovc;
             } while (c != b);
             free(seen);
             return;
@@ -297,7 +319,10 @@ static void sample(sim_t *s, uint32_t k)
 static void dispatch(sim_t *s, const event_t *e)
 {
     switch (ev_type(e)) {
-    case EV_ARRIVE: switch_arrive(s, e->a, e->b); break;
+    case EV_ARRIVE:
+        if (s->voq_mode) voq_arrive(s, e->a, e->b);
+        else switch_arrive(s, e->a, e->b);
+        break;
     case EV_XDONE: port_xdone(s, e->a); break;
     case EV_CREDIT: {
         /* Credits can only enable a transmission on their own output; if it
@@ -329,7 +354,8 @@ static void run_services(sim_t *s)
     for (uint32_t i = 0; i < s->npend; i++) {
         uint32_t d = s->pend[i];
         if (d & NIC_BIT) { s->nic[d & ~NIC_BIT].pending = 0; nic_service(s, d & ~NIC_BIT); }
-        else { s->sw[d].pending = 0; switch_service(s, d); }
+        else if (s->sw[d].pending = 0, s->voq_mode) voq_service(s, d);
+        else switch_service(s, d);
     }
     s->npend = 0;
 }
@@ -398,6 +424,14 @@ static void owed_by_event(const event_t *e, void *arg)
     }
 }
 
+struct tally { uint32_t cnt, bytes; };
+static void tally_pkt(sim_t *s, uint32_t id, void *arg)
+{
+    struct tally *ty = arg;
+    ty->cnt++;
+    ty->bytes += occ_bytes(s, s->pkt[id].size);
+}
+
 int sim_check_invariants(sim_t *s, int drained)
 {
     if (s->flit_mode) return flit_check_invariants(s, drained);
@@ -407,8 +441,9 @@ int sim_check_invariants(sim_t *s, int drained)
     uint64_t in_buffers = 0, in_links = 0;
     for (uint32_t b = 0; b < nb; b++) {
         const vcq_t *q = &s->vq[b];
-        uint32_t cnt = 0, bytes = 0;
-        for (uint32_t id = q->head; id != ICN_NIL; id = s->pkt[id].next) { cnt++; bytes += occ_bytes(s, s->pkt[id].size); }
+        struct tally ty = { 0, 0 };
+        buffer_foreach(s, b, tally_pkt, &ty);
+        uint32_t cnt = ty.cnt, bytes = ty.bytes;
         if (cnt != q->npk) { fprintf(stderr, "invariant: queue %u counts %u packets, holds %u\n", b, q->npk, cnt); bad = 1; }
         uint32_t cap = s->vc_cap_sw;
         if (q->bytes > cap) { fprintf(stderr, "invariant: queue %u over capacity (%u > %u)\n", b, q->bytes, cap); bad = 1; }

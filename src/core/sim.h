@@ -36,6 +36,7 @@ typedef struct sim {
 
     /* network */
     uint32_t nnodes, nswitches, nports, nvc;
+    uint32_t nsqs;           /* VCs the queuing scheme maps onto (nvc minus the routing's reserved VCs) */
     uint32_t radix_k, radix_n;   /* node ids as n digits of radix k (fat-trees: k = N, n = 1), for patterns */
     port_t *port;
     sw_t *sw;
@@ -44,6 +45,12 @@ typedef struct sim {
     vcq_t *vq;               /* [port * nvc + vc] */
     uint64_t *want;          /* [switch output port]: inputs whose VC head wants it */
     uint32_t vc_cap_sw, vc_cap_nic;   /* bytes per VC of a switch / NIC input buffer */
+
+    /* VOQ switches (switch.voq): each input VC demultiplexed per output */
+    int voq_mode;
+    uint32_t voq_radix;      /* VOQs per input VC: the largest switch radix */
+    voq_t *voq;              /* [(port * nvc + vc) * voq_radix + output] */
+    uint64_t *voq_mask;      /* [port * nvc + vc]: outputs with a non-empty VOQ */
 
     /* packets */
     packet_t *pkt;
@@ -84,6 +91,7 @@ typedef struct sim {
     simtime_t deadlock_after;
     int deadlocked;
 
+    uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
     int flit_mode;           /* switch.model = flit */
     void *flit;              /* its state (src/net/flit.c) */
 

@@ -8,8 +8,21 @@
  * arrival downstream (or the delivery, if the peer is an end node). */
 void link_send(sim_t *s, uint32_t go, uint32_t id);
 
+/* Packet id, just taken out of VC `vc` of local input i of switch w, starts
+ * through the crossbar to local output o and onto its link. */
+void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, uint8_t vc);
+
 /* Event handlers. */
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id);
+/* The VOQ switch (switch.voq): the same events with per-output queues. */
+void voq_arrive(sim_t *s, uint32_t gi, uint32_t id);
+void voq_service(sim_t *s, uint32_t w);
+void voq_setup(sim_t *s);
+/* The packets queued in buffer b (global port * nvc + vc), in no particular order. */
+typedef void (*pkt_visit_fn)(sim_t *s, uint32_t id, void *arg);
+void buffer_foreach(sim_t *s, uint32_t b, pkt_visit_fn f, void *arg);
+/* The next hop a blocked buffer waits for (for deadlock reports): 0 if empty. */
+int buffer_waits_for(const sim_t *s, uint32_t b, uint32_t *out, uint32_t *ovc);
 void port_xdone(sim_t *s, uint32_t go);
 void switch_service(sim_t *s, uint32_t w);
 void nic_service(sim_t *s, uint32_t n);

@@ -65,6 +65,10 @@ typedef struct vcq {
     cand_t cand[MAX_CAND];
 } vcq_t;
 
+/* A virtual output queue: a FIFO of packets inside one input VC, all bound
+ * for one output (their routing is in the packets: out, out_vc). */
+typedef struct voq { uint32_t head, tail; } voq_t;
+
 typedef struct port {
     uint32_t peer;        /* global id of the port at the other end of the link */
     uint32_t dev;         /* switch index, or NIC_BIT | node */
@@ -91,6 +95,10 @@ typedef struct sw {
     uint64_t out_busy;    /* outputs transmitting */
 } sw_t;
 
+/* A message waiting in a per-VC source queue (nic.queues = per-vc). */
+typedef struct srcmsg { simtime_t gen; uint32_t dst, left, msg; } srcmsg_t;
+typedef struct srcq { srcmsg_t *m; uint32_t head, n, cap; } srcq_t;
+
 typedef struct nic {
     uint32_t port;        /* global port id */
     uint8_t pending;
@@ -108,6 +116,8 @@ typedef struct nic {
     int silent;           /* never injects (a fixed point of a permutation) */
     uint64_t rx_bytes;    /* delivered to this node in the measurement window */
     uint64_t injected_pkts;
+    srcq_t *srcq;         /* per-VC source queues ([nsqs]), or NULL: one virtual FIFO */
+    uint8_t srcq_rr;      /* round-robin among them */
 } nic_t;
 
 #endif

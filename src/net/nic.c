@@ -10,6 +10,7 @@
 #include "link.h"
 #include "policy.h"
 #include "../core/util.h"
+#include <stdlib.h>
 #include <string.h>
 
 static uint32_t msg_alloc(sim_t *s, uint32_t npk, simtime_t gen)
@@ -99,11 +100,78 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     return id;
 }
 
+/* ---- per-VC source queues (nic.queues = per-vc) ----
+ * Messages generated up to now are moved, in generation order, into the
+ * FIFO of their VC (dropped and counted if it is full); the link then takes
+ * the next packet of the first VC, round-robin, whose head has credits. A VC
+ * blocked by a congestion tree thus stops only its own traffic. Queues are
+ * filled lazily, whenever the node is serviced, so an idle source costs no
+ * events. */
+
+static void srcq_pull(sim_t *s, uint32_t n)
+{
+    nic_t *c = &s->nic[n];
+    while (c->next_gen <= s->now && c->next_gen < s->end) {
+        nic_take_message(s, n);
+        srcq_t *q = &c->srcq[s->queuing->vc(s, n, c->msg_dst)];
+        if (s->srcq_limit && q->n >= s->srcq_limit) {
+            s->st.src_drops += (c->msg_left + s->mtu - 1) / s->mtu;
+            if (c->msg_id != ICN_NIL) { s->msg_left[c->msg_id] = s->msg_free; s->msg_free = c->msg_id; }
+            c->msg_left = 0;
+            continue;
+        }
+        if (q->n == q->cap) {   /* grow the ring, unrolled to start at 0 */
+            uint32_t cap = q->cap ? 2 * q->cap : 4;
+            srcmsg_t *m = xmalloc(cap * sizeof *m);
+            for (uint32_t k = 0; k < q->n; k++) m[k] = q->m[(q->head + k) % q->cap];
+            free(q->m);
+            q->m = m;
+            q->head = 0;
+            q->cap = cap;
+        }
+        q->m[(q->head + q->n++) % q->cap] = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id };
+        c->msg_left = 0;
+    }
+}
+
+static void srcq_service(sim_t *s, uint32_t n)
+{
+    nic_t *c = &s->nic[n];
+    srcq_pull(s, n);
+    if (!c->busy) {
+        uint32_t nq = s->nsqs, v = c->srcq_rr;
+        for (uint32_t k = 0; k < nq; k++, v = v + 1 == nq ? 0 : v + 1) {
+            srcq_t *q = &c->srcq[v];
+            if (!q->n) continue;
+            srcmsg_t *m = &q->m[q->head];
+            uint32_t size = m->left < s->mtu ? m->left : s->mtu;
+            if (s->credits[c->port * s->nvc + v] < (int32_t)occ_bytes(s, size)) continue;
+            c->msg_gen = m->gen;
+            c->msg_dst = m->dst;
+            c->msg_id = m->msg;
+            c->msg_left = m->left;
+            uint32_t id = nic_make_packet(s, n, size, (uint8_t)v);
+            if ((m->left = c->msg_left) == 0) { q->head = q->head + 1 == q->cap ? 0 : q->head + 1; q->n--; }
+            c->msg_left = 0;
+            c->srcq_rr = (uint8_t)(v + 1 == nq ? 0 : v + 1);
+            c->busy = 1;
+            link_send(s, c->port, id);
+            break;
+        }
+    }
+    /* Wake at the next generation: a new message may find its VC free. */
+    if (c->next_gen != SIMTIME_MAX && c->next_gen < s->end && c->wake_at != c->next_gen) {
+        c->wake_at = c->next_gen;
+        evq_push(&s->evq, c->next_gen, EV_NIC_WAKE, n, 0);
+    }
+}
+
 void nic_service(sim_t *s, uint32_t n)
 {
     nic_t *c = &s->nic[n];
     uint32_t size;
     uint8_t vc;
+    if (c->srcq) { srcq_service(s, n); return; }
     if (c->busy || !nic_peek(s, n, &size, &vc)) return;
     if (s->credits[c->port * s->nvc + vc] < (int32_t)occ_bytes(s, size)) return;   /* a credit will wake us */
     uint32_t id = nic_make_packet(s, n, size, vc);

@@ -22,12 +22,22 @@ typedef struct routing_ops {
     /* Nonzero if the routing chooses every VC itself (datelines, escape
      * channels): packets are injected on VC 0 and no queuing scheme is used. */
     int owns_vcs;
+    /* Nonzero if route() may return several candidates (the VOQ switch needs
+     * one output per packet at arrival). */
+    int multi_cand;
+    /* VCs the routing keeps for itself (AFI's adapted-flow channel: the last
+     * one); the queuing scheme maps onto the others. */
+    int reserved_vcs;
+    /* Optional: accepts a family of names (case-insensitive patterns such as
+     * ADAP-2TH-S-K/3); setup() then reads the name itself. */
+    int (*match)(const char *name);
 } routing_ops;
 
 typedef struct queuing_ops {
     const char *name, *desc;
     void (*setup)(sim_t *s, cfg_t *c);
-    uint8_t (*vc)(const sim_t *s, uint32_t src, uint32_t dst);   /* VC at injection */
+    /* VC at injection, in [0, s->nsqs): the VCs left to the scheme. */
+    uint8_t (*vc)(const sim_t *s, uint32_t src, uint32_t dst);
 } queuing_ops;
 
 typedef struct arbiter_ops {

@@ -171,7 +171,7 @@ void switch_service(sim_t *s, uint32_t w)
     s->arbiter->match(s, w, in, req, match);
     for (; in; in &= in - 1) {
         unsigned i = (unsigned)__builtin_ctzll(in), o = match[i];
-        uint32_t gi = port0 + i, go = port0 + o;
+        uint32_t gi = port0 + i;
         port_t *ip = &s->port[gi];
         vcq_t *qs = &s->vq[gi * nvc];
         if (o == 0xff) {   /* lost the arbitration: count it for the starvation guard */
@@ -202,13 +202,50 @@ void switch_service(sim_t *s, uint32_t w)
             head_load(s, sw, w, i, q, q->head);
         }
         want_clear(s, sw, i, old & ~cand_outs(q));
-        ip->in_busy = 1;
-        ip->rel_bytes = occ_bytes(s, p->size);
-        ip->rel_vc = (uint8_t)chosen;
-        sw->in_busy |= 1ull << i;
-        sw->out_busy |= 1ull << o;
         free_out &= ~(1ull << o);
-        s->port[go].feed = gi;
-        link_send(s, go, id);
+        switch_forward(s, w, i, o, id, (uint8_t)chosen);
     }
+}
+
+void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, uint8_t vc)
+{
+    sw_t *sw = &s->sw[w];
+    uint32_t gi = sw->port0 + i, go = sw->port0 + o;
+    port_t *ip = &s->port[gi];
+    ip->in_busy = 1;
+    ip->rel_bytes = occ_bytes(s, s->pkt[id].size);
+    ip->rel_vc = vc;
+    sw->in_busy |= 1ull << i;
+    sw->out_busy |= 1ull << o;
+    s->port[go].feed = gi;
+    link_send(s, go, id);
+}
+
+void buffer_foreach(sim_t *s, uint32_t b, pkt_visit_fn f, void *arg)
+{
+    if (!s->voq_mode) {
+        for (uint32_t id = s->vq[b].head; id != ICN_NIL; id = s->pkt[id].next) f(s, id, arg);
+        return;
+    }
+    for (uint64_t m = s->voq_mask[b]; m; m &= m - 1)
+        for (uint32_t id = s->voq[(size_t)b * s->voq_radix + (unsigned)__builtin_ctzll(m)].head; id != ICN_NIL;
+             id = s->pkt[id].next)
+            f(s, id, arg);
+}
+
+int buffer_waits_for(const sim_t *s, uint32_t b, uint32_t *out, uint32_t *ovc)
+{
+    if (!s->voq_mode) {
+        const vcq_t *q = &s->vq[b];
+        if (!q->npk) return 0;
+        const cand_t *h = &q->cand[q->ncand - 1];   /* deterministic, or an adaptive routing's escape */
+        *out = h->out;
+        *ovc = h->ovc;
+        return 1;
+    }
+    if (!s->voq_mask[b]) return 0;
+    const packet_t *p = &s->pkt[s->voq[(size_t)b * s->voq_radix + (unsigned)__builtin_ctzll(s->voq_mask[b])].head];
+    *out = p->out;
+    *ovc = p->out_vc;
+    return 1;
 }

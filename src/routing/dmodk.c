@@ -18,4 +18,4 @@ static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c
     return 1;
 }
 
-const routing_ops routing_dmodk = { "dmodk", "D-mod-K deterministic fat-tree routing", setup, route, 0 };
+const routing_ops routing_dmodk = { .name = "dmodk", .desc = "D-mod-K deterministic fat-tree routing", .setup = setup, .route = route, .owns_vcs = 0 };

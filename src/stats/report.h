@@ -11,7 +11,7 @@ typedef struct result {
     double net_mean, net_p50, net_p99, net_max;   /* ns, injection -> delivery */
     double msg_mean;                        /* ns, message latency */
     double avg_hops;                        /* switches crossed */
-    uint64_t generated, injected_pkts, delivered, in_network, in_source;
+    uint64_t generated, injected_pkts, delivered, in_network, in_source, src_drops;
     uint64_t lat_samples;
     int status;                             /* 0 ok, 3 deadlock */
 } result_t;

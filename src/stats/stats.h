@@ -22,6 +22,7 @@ typedef struct stats {
     double *ts_lat_sum;
     /* end of run */
     uint64_t gen_pkts;        /* all generated up to the end (source queues included) */
+    uint64_t src_drops;       /* packets of messages refused by a full per-VC source queue */
     double wall_seconds;
     uint64_t peak_rss_kb;
 } stats_t;

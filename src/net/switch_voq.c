@@ -1,0 +1,122 @@
+/* Input-queued switch with virtual output queues (switch.voq = true).
+ *
+ * Each VC of an input buffer is demultiplexed per output port, so a packet is
+ * routed when its head arrives (its output picks its VOQ) and waits behind
+ * packets for the same output only: no low-order HoL blocking. Flow control
+ * stays per VC (seeds 000 and 002: "flow-control is performed at VC level, but
+ * not at VOQ level"), so one VOQ can fill its VC's whole share of the buffer.
+ * At service time every VOQ head of an idle input whose output is idle and
+ * whose downstream VC has room for it may request the crossbar; the allocator
+ * then matches inputs to outputs as in the plain switch (src/net/switch.c),
+ * whose crossbar and link mechanics this file shares. */
+#include "link.h"
+#include "policy.h"
+#include "../core/util.h"
+
+void voq_setup(sim_t *s)
+{
+    uint32_t r = 1;
+    for (uint32_t w = 0; w < s->nswitches; w++)
+        if (s->sw[w].nports > r) r = s->sw[w].nports;
+    s->voq_radix = r;
+    size_t n = (size_t)s->nports * s->nvc * r;
+    s->voq = xmalloc(n * sizeof *s->voq);
+    for (size_t k = 0; k < n; k++) s->voq[k].head = s->voq[k].tail = ICN_NIL;
+    s->voq_mask = xcalloc((size_t)s->nports * s->nvc, sizeof *s->voq_mask);
+}
+
+static inline voq_t *voq_at(const sim_t *s, uint32_t b, uint32_t o)
+{
+    return &s->voq[(size_t)b * s->voq_radix + o];
+}
+
+/* Room downstream for the head of VOQ o of buffer b. */
+static inline int head_ready(const sim_t *s, uint32_t port0, uint32_t b, uint32_t o)
+{
+    const packet_t *h = &s->pkt[voq_at(s, b, o)->head];
+    return s->credits[(port0 + o) * s->nvc + h->out_vc] >= (int32_t)occ_bytes(s, h->size);
+}
+
+void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
+{
+    packet_t *p = &s->pkt[id];
+    port_t *in = &s->port[gi];
+    uint32_t w = in->dev;
+    sw_t *sw = &s->sw[w];
+    p->vc = p->out_vc;
+    p->hops++;
+    uint32_t b = gi * s->nvc + p->vc;
+    vcq_t *q = &s->vq[b];
+    q->bytes += occ_bytes(s, p->size);
+    if (q->bytes > s->vc_cap_sw)
+        die("buffer overflow at switch %u port %u vc %u (%u > %u bytes)", w, in->local, p->vc, q->bytes, s->vc_cap_sw);
+    q->npk++;
+    cand_t c[MAX_CAND];
+    if (s->routing->route(s, w, in->local, p, c) != 1)
+        die("routing %s gave a VOQ switch several candidates", s->routing->name);
+    p->out = c[0].out;
+    p->out_vc = c[0].ovc;
+    p->next = ICN_NIL;
+    voq_t *v = voq_at(s, b, p->out);
+    if (v->head == ICN_NIL) {
+        v->head = v->tail = id;
+        s->voq_mask[b] |= 1ull << p->out;
+        s->want[sw->port0 + p->out] |= 1ull << in->local;
+        sw->wanted |= 1ull << p->out;
+        if (!in->in_busy && !(sw->out_busy >> p->out & 1) && head_ready(s, sw->port0, b, p->out))
+            sim_touch_switch(s, w);
+    } else {
+        s->pkt[v->tail].next = id;
+        v->tail = id;
+    }
+}
+
+void voq_service(sim_t *s, uint32_t w)
+{
+    sw_t *sw = &s->sw[w];
+    uint64_t free_out = ~sw->out_busy, outs = sw->wanted & free_out, in = 0, seen = 0, req[MAX_RADIX];
+    uint8_t match[MAX_RADIX];
+    uint32_t nvc = s->nvc, port0 = sw->port0;
+    for (; outs; outs &= outs - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(outs);
+        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy & ~seen; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            uint32_t b0 = (port0 + i) * nvc;
+            seen |= 1ull << i;
+            req[i] = 0;
+            for (uint32_t v = 0; v < nvc; v++)
+                for (uint64_t k = s->voq_mask[b0 + v] & free_out & ~req[i]; k; k &= k - 1) {
+                    unsigned o2 = (unsigned)__builtin_ctzll(k);
+                    if (head_ready(s, port0, b0 + v, o2)) req[i] |= 1ull << o2;
+                }
+            if (req[i]) in |= 1ull << i;
+        }
+    }
+    if (!in) return;
+    s->arbiter->match(s, w, in, req, match);
+    for (; in; in &= in - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(in), o = match[i];
+        if (o == 0xff) continue;
+        port_t *ip = &s->port[port0 + i];
+        uint32_t b0 = (port0 + i) * nvc, v = ip->vc_ptr, chosen = ICN_NIL;
+        /* round-robin among this input's VCs whose VOQ for o can go */
+        for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1))
+            if ((s->voq_mask[b0 + v] >> o & 1) && head_ready(s, port0, b0 + v, o)) { chosen = v; break; }
+        if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
+        ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
+        uint32_t b = b0 + chosen;
+        voq_t *vq = voq_at(s, b, o);
+        uint32_t id = vq->head;
+        vq->head = s->pkt[id].next;
+        s->vq[b].npk--;
+        if (vq->head == ICN_NIL) {
+            vq->tail = ICN_NIL;
+            s->voq_mask[b] &= ~(1ull << o);
+            int more = 0;
+            for (uint32_t u = 0; u < nvc; u++) more |= (int)(s->voq_mask[b0 + u] >> o & 1);
+            if (!more && !(s->want[port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+        }
+        free_out &= ~(1ull << o);
+        switch_forward(s, w, i, o, id, (uint8_t)chosen);
+    }
+}

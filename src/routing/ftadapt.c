@@ -1,0 +1,199 @@
+/* Multipath routings on fat-trees (seed 002): oblivious, fully adaptive, and
+ * the restricted path selection of Algorithm 1 with its three restrictions.
+ *
+ * Names follow the paper: ADAP-<trigger>-<stages>-<ports>, case-insensitive,
+ *   trigger  NoTH (always adaptive), TH (leave D-mod-K while its port's
+ *            downstream VC has fewer free credits than LTTh), 2TH (as TH, but
+ *            return to D-mod-K only once they reach HTTh: hysteresis);
+ *   stages   S, *S or AS (every upward stage), 1S or FS, 2S or SS (one stage);
+ *   ports    K (all up ports) or K/d (the K/d up ports p with p mod d == D mod d).
+ * fully-adaptive is ADAP-NoTH-S-K. Downward hops have one port and the packet
+ * keeps its VC (the queuing scheme's) throughout.
+ *
+ * Choices the paper leaves open (docs/ROUTING-FATTREE.md): the selection is
+ * made once per hop, when the packet heads its queue (or arrives, in a VOQ
+ * switch); candidates are scanned from the D-mod-K port upwards, so ties go to
+ * D-mod-K and then to the next port; 2TH keeps its flag per switch output
+ * port and VC, keyed on the D-mod-K port as in Algorithm 1. */
+#include "../net/policy.h"
+#include "../topo/fattree.h"
+#include "../core/util.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OBLIVIOUS, NOTH, TH, TWOTH };
+
+typedef struct ftad {
+    int trig;
+    uint32_t stages;       /* bit l: adaptive at (upward) stage l */
+    uint32_t delta;        /* 1 = all K up ports */
+    int32_t ltth, htth;    /* bytes of credit */
+    uint8_t *congested;    /* 2TH: [global port * nvc + vc] */
+    rng_t *rng;            /* oblivious: per switch */
+} ftad_t;
+
+/* Parse ADAP-<trigger>-<stages>-<ports>; returns 0 if the name is not one.
+ * stage 0 means all stages. */
+static int parse(const char *name, int *trig, int *stage, uint32_t *delta)
+{
+    char buf[64], *f[4], *save = NULL;
+    size_t n = strlen(name);
+    if (n >= sizeof buf) return 0;
+    for (size_t i = 0; i <= n; i++) buf[i] = (char)tolower((unsigned char)name[i]);
+    if (!strcmp(buf, "fully-adaptive")) { *trig = NOTH; *stage = 0; *delta = 1; return 1; }
+    int k = 0;
+    for (char *t = strtok_r(buf, "-", &save); t; t = strtok_r(NULL, "-", &save)) {
+        if (k == 4) return 0;
+        f[k++] = t;
+    }
+    if (k != 4 || strcmp(f[0], "adap")) return 0;
+    if (!strcmp(f[1], "noth")) *trig = NOTH;
+    else if (!strcmp(f[1], "th")) *trig = TH;
+    else if (!strcmp(f[1], "2th")) *trig = TWOTH;
+    else return 0;
+    if (!strcmp(f[2], "s") || !strcmp(f[2], "*s") || !strcmp(f[2], "as")) *stage = 0;
+    else if (!strcmp(f[2], "fs")) *stage = 1;
+    else if (!strcmp(f[2], "ss")) *stage = 2;
+    else if (f[2][0] >= '1' && f[2][0] <= '9' && !strcmp(f[2] + 1, "s")) *stage = f[2][0] - '0';
+    else return 0;
+    if (!strcmp(f[3], "k")) *delta = 1;
+    else if (f[3][0] == 'k' && f[3][1] == '/' && f[3][2] >= '1' && f[3][2] <= '9' && (!f[3][3] || (isdigit((unsigned char)f[3][3]) && !f[3][4])))
+        *delta = (uint32_t)atoi(f[3] + 2);
+    else return 0;
+    return 1;
+}
+
+static int match_adap(const char *name)
+{
+    int t, st;
+    uint32_t d;
+    return parse(name, &t, &st, &d);
+}
+
+static const fattree_t *need_fattree(sim_t *s, cfg_t *c)
+{
+    const fattree_t *ft = fattree_get(s);
+    if (!ft) cfg_fail(c, K_ROUTING, "this routing works on fat-trees; topology.type is '%s'", s->topo->name);
+    return ft;
+}
+
+static void setup_adap(sim_t *s, cfg_t *c)
+{
+    const fattree_t *ft = need_fattree(s, c);
+    int trig, stage;
+    uint32_t delta;
+    if (!parse(cfg_str(c, K_ROUTING), &trig, &stage, &delta))
+        cfg_fail(c, K_ROUTING, "not a routing name");
+    if (ft->T < 2) cfg_fail(c, K_ROUTING, "a single-switch fat-tree has no upward choice to adapt");
+    if (stage >= (int)ft->T)
+        cfg_fail(c, K_ROUTING, "stage %d has no upward ports in a %u-stage fat-tree (adaptive stages are 1..%u)", stage, ft->T, ft->T - 1);
+    if (delta > ft->K || (delta > 1 && ft->K % delta))
+        cfg_fail(c, K_ROUTING, "K/%u needs a divisor of K = %u (the candidate ports are those congruent to the destination mod %u)",
+                 delta, ft->K, delta);
+    /* one block, freed with the simulation: the 2TH flags follow the struct */
+    ftad_t *a = xcalloc(1, sizeof *a + (trig == TWOTH ? (size_t)s->nports * s->nvc : 0));
+    s->routing_data = a;
+    a->trig = trig;
+    a->stages = stage ? 1u << stage : ((1u << ft->T) - 2);
+    a->delta = delta;
+    if (trig == TH || trig == TWOTH) {
+        double lt = cfg_double(c, K_ROUTING_LTTH);
+        a->ltth = (int32_t)(lt * s->vc_cap_sw + 0.5);
+        if (trig == TWOTH) {
+            double ht = cfg_double(c, K_ROUTING_HTTH);
+            if (ht < lt) cfg_fail(c, K_ROUTING_HTTH, "the high threshold must not be below routing.ltth = %g", lt);
+            a->htth = (int32_t)(ht * s->vc_cap_sw + 0.5);
+            a->congested = (uint8_t *)(a + 1);
+        }
+    }
+}
+
+/* Free credits of up port u's downstream VC q at the switch whose ports start at port0. */
+static inline int32_t up_credits(const sim_t *s, uint32_t port0, uint32_t K, uint32_t u, uint32_t q)
+{
+    return s->credits[(port0 + K + u) * s->nvc + q];
+}
+
+/* The up port with the most free credits in VC q among the candidates (K/d
+ * filter), scanned from det; strictly more than `floor` is needed to leave det. */
+static uint32_t most_credits(const sim_t *s, uint32_t port0, uint32_t K, uint32_t det, uint32_t dst,
+                             uint32_t delta, uint32_t q, int32_t floor)
+{
+    uint32_t best = det, want = dst % delta;
+    int32_t full = (int32_t)s->vc_cap_sw;
+    for (uint32_t k = 0, u = det; k < K; k++, u = u + 1 == K ? 0 : u + 1) {
+        if (delta > 1 && u % delta != want) continue;
+        int32_t cr = up_credits(s, port0, K, u, q);
+        if (cr > floor) {
+            floor = cr;
+            best = u;
+            if (cr == full) break;
+        }
+    }
+    return best;
+}
+
+static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    (void)in;
+    const fattree_t *ft = s->topo_data;
+    ftad_t *a = s->routing_data;
+    uint32_t port = fattree_dmodk_port(ft, w, p->dst), l = ft->stage[w], K = ft->K;
+    if (fattree_is_up(ft, w, port) && (a->stages >> l & 1)) {
+        uint32_t port0 = s->sw[w].port0, det = port - K, q = p->vc, u = det;
+        int32_t cr = up_credits(s, port0, K, det, q);
+        switch (a->trig) {
+        case NOTH:
+            u = most_credits(s, port0, K, det, p->dst, a->delta, q, 0);
+            break;
+        case TH:
+            if (cr < a->ltth) u = most_credits(s, port0, K, det, p->dst, a->delta, q, a->ltth);
+            break;
+        default: {   /* TWOTH */
+            uint8_t *flag = &a->congested[(port0 + port) * s->nvc + q];
+            if (cr < a->ltth || *flag) {
+                if (cr < a->htth) {
+                    *flag = 1;
+                    u = most_credits(s, port0, K, det, p->dst, a->delta, q, a->ltth);
+                } else {
+                    *flag = 0;
+                }
+            }
+        }
+        }
+        port = K + u;
+    }
+    c[0] = (cand_t){ (uint8_t)port, p->vc, FC_VCT, 0 };
+    return 1;
+}
+
+static void setup_oblivious(sim_t *s, cfg_t *c)
+{
+    need_fattree(s, c);
+    ftad_t *a = xcalloc(1, sizeof *a + s->nswitches * sizeof(rng_t));
+    s->routing_data = a;
+    a->trig = OBLIVIOUS;
+    a->rng = (rng_t *)(a + 1);
+    for (uint32_t w = 0; w < s->nswitches; w++) rng_seed(&a->rng[w], s->seed, RNG_ROUTE, w);
+}
+
+static int route_oblivious(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    (void)in;
+    const fattree_t *ft = s->topo_data;
+    ftad_t *a = s->routing_data;
+    uint32_t port = fattree_dmodk_port(ft, w, p->dst);
+    if (fattree_is_up(ft, w, port)) port = ft->K + rng_below(&a->rng[w], ft->K);
+    c[0] = (cand_t){ (uint8_t)port, p->vc, FC_VCT, 0 };
+    return 1;
+}
+
+const routing_ops routing_oblivious = { .name = "oblivious", .desc = "fat-trees: a uniformly random up port at every upward hop",
+                                        .setup = setup_oblivious, .route = route_oblivious };
+const routing_ops routing_adap = {
+    .name = "ADAP-<th>-<st>-<pt>",
+    .desc = "fat-trees, seed 002's restricted adaptive routing: th = NoTH|TH|2TH, st = S|1S|2S (also *S/AS, FS, SS), "
+            "pt = K|K/d; e.g. ADAP-2TH-S-K/3. fully-adaptive = ADAP-NoTH-S-K (most credits)",
+    .setup = setup_adap, .route = route_adap, .match = match_adap };
