@@ -75,6 +75,19 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
     expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
+    /* fat-tree congestion management */
+    expect_error("[routing]\nalgorithm = ADAP-3TH-S-K\n", "", 2, (const char *[]){ "bad.ini:2", "routing.algorithm", "--list", NULL });
+    expect_error("[topology]\nk = 4\n[routing]\nalgorithm = ADAP-TH-S-K/3\n", "", 2, (const char *[]){ "bad.ini:4", "divisor of K = 4", NULL });
+    expect_error("[routing]\nalgorithm = ADAP-TH-3S-K\n", "", 2, (const char *[]){ "bad.ini:2", "stage 3", NULL });
+    expect_error("[routing]\nalgorithm = dmodk\nltth = 0.3\n", "", 2, (const char *[]){ "bad.ini:3", "routing.ltth", "no effect", NULL });
+    expect_error("[routing]\nalgorithm = ADAP-TH-S-K\nhtth = 0.3\n", "", 2, (const char *[]){ "bad.ini:3", "routing.htth", "no effect", NULL });
+    expect_error("[routing]\nalgorithm = ADAP-2TH-S-K\nhtth = 0.1\n", "", 2, (const char *[]){ "bad.ini:3", "routing.htth", "below", NULL });
+    expect_error("[routing]\nalgorithm = afi\n", "", 2, (const char *[]){ "switch.vcs", "afi", NULL });
+    expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[switch]\nvcs = 2\nvoq = true\n[routing]\nalgorithm = bubble-adaptive\n", "", 2,
+                 (const char *[]){ "bad.ini:7", "switch.voq", "one at arrival", NULL });
+    expect_error("[switch]\nvcs = 3\n[queuing]\nscheme = vftree\n[nic]\nqueues = fifo\n", "", 2, (const char *[]){ "bad.ini:6", "nic.queues", "per-vc", NULL });
+    expect_error("[nic]\nqueue_limit = 5\n", "", 2, (const char *[]){ "bad.ini:2", "nic.queue_limit", "no effect", NULL });
+    expect_error("[topology]\ntype = torus\nk = 4\n[routing]\nalgorithm = dor\n[queuing]\nscheme = vftree\n", "", 2, (const char *[]){ "bad.ini:7", "fat-trees", NULL });
     char out[4096], cmd[600];
     snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "/nonexistent/x.ini"), "missing file: %s", out);

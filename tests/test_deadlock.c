@@ -17,7 +17,7 @@ static int cyc_route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_
     return 1;
 }
 
-static const routing_ops cyclic = { "cyclic", "test only", NULL, cyc_route, 0 };
+static const routing_ops cyclic = { .name = "cyclic", .desc = "test only", .route = cyc_route };
 
 TEST(deadlock_detected_and_reported)
 {

@@ -67,6 +67,9 @@
  X(TR_IHS_FRACTION, "traffic.ihs_fraction", KT_DOUBLE, "0.2", 0, 1, "Scenario ihs only: fraction of end nodes sending to the intermediate hot ports.") \
  X(OUT_DIR, "output.dir", KT_STR, "", 0, 0, "Results directory (default results/<config name>).") \
  X(OUT_TIMESERIES, "output.timeseries", KT_BOOL, "true", 0, 0, "Write timeseries.csv.") \
+ X(OUT_DESTMAP, "output.destmap", KT_BOOL, "false", 0, 0, "Record the destinations routed through every switch output port and VC (destmap.csv, destmap-stages.csv per stage and direction: seed 002's Table 1 by measurement). Costs one bit per port, VC and destination.") \
+ X(OUT_LINKS, "output.links", KT_BOOL, "false", 0, 0, "Write the utilization of every switch output link in the measurement window (links.csv, and links-stages.csv per stage and direction).") \
+ X(OUT_OCCUPANCY, "output.occupancy", KT_BOOL, "false", 0, 0, "Write every switch's input-buffer occupancy at every time.interval (occupancy.csv, a time x switch matrix) and a heat map (occupancy.png) to watch congestion trees grow.") \
  X(OUT_PLOTS, "output.plots", KT_NAME, "auto", 0, 0, "Render plots with gnuplot: auto (when gnuplot is on the PATH), yes (an error without it), no. The gnuplot scripts are written in any case.")
 
 typedef enum {

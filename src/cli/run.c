@@ -2,6 +2,7 @@
 #include "../core/sim.h"
 #include "../core/util.h"
 #include "../stats/plot.h"
+#include "../stats/views.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,7 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
         free(p);
         plot_timeseries(dir, c->name, (double)s.warmup / 1e6, plots);
     }
+    views_write(&s, dir, c->name, plots);
     p = join(dir, "nodes.csv"); write_nodes(&s, p); free(p);
     p = join(dir, "perf.csv"); write_perf(&s, p); free(p);
     p = join(dir, "summary.csv");

@@ -5,6 +5,7 @@
 #include "../net/link.h"
 #include "../net/policy.h"
 #include "../net/flit.h"
+#include "../stats/views.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
         simtime_t hop = s->flit_mode ? flit_packet_time(s) : ser_time(s, s->mtu) + s->routing_delay + s->link_delay;
         s->deadlock_after = 50 * (hop ? hop : 1);
     }
+    views_setup(s, c);
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
     cfg_check_unused(c);
 }
@@ -239,6 +241,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
 void sim_free(sim_t *s)
 {
     flit_free(s);
+    views_free(s);
     evq_free(&s->evq);
     for (uint32_t n = 0; s->nic && n < s->nnodes; n++)
         if (s->nic[n].srcq) {
@@ -306,6 +309,7 @@ static void sample(sim_t *s, uint32_t k)
 {
     stats_t *st = &s->st;
     if (k - 1 < st->nbins) st->ts_innet[k - 1] = s->pkt_live;
+    if (s->views) views_on_sample(s, k);
     if (s->pkt_live && s->now - s->last_progress >= s->deadlock_after) {
         s->deadlocked = 1;
         return;

@@ -15,6 +15,8 @@ struct pattern_ops;
 struct scenario_ops;
 struct process_ops;
 struct topo_ops;
+struct views;
+typedef struct views views_t;
 
 enum ev_type {
     EV_ARRIVE = 1,   /* a = global input port, b = packet: head arrived and routed */
@@ -92,6 +94,7 @@ typedef struct sim {
     int deadlocked;
 
     uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
+    struct views *views;     /* per-link / per-VC views (src/stats/views.c), NULL if off */
     int flit_mode;           /* switch.model = flit */
     void *flit;              /* its state (src/net/flit.c) */
 

@@ -9,6 +9,7 @@
 #include "link.h"
 #include "policy.h"
 #include "../core/util.h"
+#include "../stats/views.h"
 
 void link_send(sim_t *s, uint32_t go, uint32_t id)
 {
@@ -21,6 +22,7 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     o->out_busy = 1;
     evq_push(&s->evq, s->now + ser, EV_XDONE, go, 0);
     s->st.pkt_hops++;
+    if (__builtin_expect(s->views != NULL, 0)) views_on_send(s, go, p);
     s->last_progress = s->now;
     if (s->port[peer].dev & NIC_BIT) {
         /* The sink drains at link rate: the space is free once the tail is in. */

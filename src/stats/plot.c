@@ -68,6 +68,11 @@ static void gp_str(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+void plot_render(const char *dir, const char *script, int do_render)
+{
+    if (do_render) render(dir, script);
+}
+
 void plot_timeseries(const char *dir, const char *title, double warmup_us, int do_render)
 {
     FILE *f = open_script(dir, "timeseries.gp");
