@@ -1,6 +1,6 @@
 /* Static queuing schemes designed for fat-trees with D-mod-K routing. Both
  * papers (vFtree: Guay et al., IPDPS 2011; Flow2SL: Escudero-Sahuquillo et
- * al., JPDC 2014) describe the mapping in words only; docs/QUEUING.md gives
+ * al., JPDC 2014) describe the mapping in words only; docs/FATTREE.md gives
  * the reading implemented here and the evidence for it (seed 002, Table 2:
  * the four hot-spots of HS-4 leave exactly one VC clean under vFtree and none
  * under Flow2SL and DBBM, which only a destination-only mapping produces).

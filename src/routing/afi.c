@@ -9,7 +9,7 @@
  * follows D-mod-K to its destination, so it adapts at most once. Being in the
  * AFC is the header bit of the paper: p->vc == AFC exactly for adapted packets.
  *
- * Choices the paper leaves open (docs/ROUTING-FATTREE.md): an alternative
+ * Choices the paper leaves open (docs/FATTREE.md): an alternative
  * must have room in its AFC for the packet, else the packet stays on its
  * D-mod-K port and VC; ties go to the first port after the D-mod-K one. */
 #include "../net/policy.h"

@@ -10,7 +10,7 @@
  * fully-adaptive is ADAP-NoTH-S-K. Downward hops have one port and the packet
  * keeps its VC (the queuing scheme's) throughout.
  *
- * Choices the paper leaves open (docs/ROUTING-FATTREE.md): the selection is
+ * Choices the paper leaves open (docs/FATTREE.md): the selection is
  * made once per hop, when the packet heads its queue (or arrives, in a VOQ
  * switch); candidates are scanned from the D-mod-K port upwards, so ties go to
  * D-mod-K and then to the next port; 2TH keeps its flag per switch output
