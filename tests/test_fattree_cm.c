@@ -83,6 +83,7 @@ TEST(ftroute_2th_hysteresis)
     cfg_free(&c);
     /* the same sequence under TH returns at once */
     setup_routing(&s, &c, "ADAP-TH-S-K", "3");
+    ft = s.topo_data;
     for (uint32_t u = 0; u < 6; u++) set_up_credits(&s, 0, u, 2, (int32_t)(cap / 2));
     set_up_credits(&s, 0, alt, 2, (int32_t)cap);
     set_up_credits(&s, 0, det, 2, (int32_t)(cap / 10));
@@ -118,6 +119,7 @@ TEST(ftroute_k_delta_and_stages)
     const char *names[2] = { "ADAP-NoTH-1S-K", "ADAP-NoTH-2S-K" };
     for (int st = 1; st <= 2; st++) {
         setup_routing(&s, &c, names[st - 1], "3");
+        ft = s.topo_data;
         uint32_t dst = 431, leaf = 0, mid = ft->stage_off[2];   /* both below dst's group */
         uint32_t dl = dst % 6, dm = dst / 6 % 6;
         set_up_credits(&s, leaf, dl, 0, 0);
