@@ -13,7 +13,7 @@ row() {   # name, then icnsim run arguments
     "$bin" run "$@" -q -o "$out/$name" >/dev/null
     local perf acc
     perf=$(tail -n 1 "$out/$name/perf.csv")
-    acc=$(tail -n 1 "$out/$name/summary.csv" | awk -F, '{print $(NF-20)}')
+    acc=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "accepted") c = i } NR == 2 { print $c }' "$out/$name/summary.csv")
     IFS=, read -r wall events hops evps hps rss fhops fhps <<<"$perf"
     printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s %11.2f\n" "$name" "$wall" "$hops" \
         "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc" \

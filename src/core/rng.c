@@ -47,3 +47,8 @@ uint32_t rng_below(rng_t *r, uint32_t n)
     }
     return (uint32_t)(m >> 32);
 }
+
+void rng_seed_array(rng_t *r, uint32_t n, uint64_t seed, uint64_t family)
+{
+    for (uint32_t i = 0; i < n; i++) rng_seed(&r[i], seed, family, i);
+}

@@ -21,5 +21,7 @@ uint64_t rng_next(rng_t *r);
 double rng_u01(rng_t *r);              /* uniform in [0,1) */
 double rng_u01_open(rng_t *r);         /* uniform in (0,1] */
 uint32_t rng_below(rng_t *r, uint32_t n); /* uniform in [0,n), n > 0 */
+/* n streams of one family, r[i] keyed by index i (e.g. one per switch). */
+void rng_seed_array(rng_t *r, uint32_t n, uint64_t seed, uint64_t family);
 
 #endif

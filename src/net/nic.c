@@ -159,8 +159,9 @@ static void srcq_service(sim_t *s, uint32_t n)
             break;
         }
     }
-    /* Wake at the next generation: a new message may find its VC free. */
-    if (c->next_gen != SIMTIME_MAX && c->next_gen < s->end && c->wake_at != c->next_gen) {
+    /* Idle: wake at the next generation, a new message may find its VC free.
+     * (Busy: the end of the transmission serves the node.) */
+    if (!c->busy && c->next_gen != SIMTIME_MAX && c->next_gen < s->end && c->wake_at != c->next_gen) {
         c->wake_at = c->next_gen;
         evq_push(&s->evq, c->next_gen, EV_NIC_WAKE, n, 0);
     }

@@ -51,7 +51,7 @@ static void setup_common(sim_t *s, cfg_t *c, int bubble)
     }
     if (d->tie == TIE_RANDOM || d->selection == SEL_RANDOM) {
         d->rng = (rng_t *)(d + 1);
-        for (uint32_t w = 0; w < s->nswitches; w++) rng_seed(&d->rng[w], s->seed, RNG_ROUTE, w);
+        rng_seed_array(d->rng, s->nswitches, s->seed, RNG_ROUTE);
     }
 }
 
@@ -281,7 +281,7 @@ static void setup_selection(sim_t *s, cfg_t *c)
     if (mode == SEL_RANDOM && !((dor_t *)s->routing_data)->rng) {
         dor_t *d = s->routing_data;
         d->rng = (rng_t *)(d + 1);
-        for (uint32_t w = 0; w < s->nswitches; w++) rng_seed(&d->rng[w], s->seed, RNG_ROUTE, w);
+        rng_seed_array(d->rng, s->nswitches, s->seed, RNG_ROUTE);
     }
     s->escape_after = (uint32_t)cfg_int(c, K_ROUTING_ESCAPE_AFTER);
 }

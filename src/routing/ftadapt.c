@@ -176,7 +176,7 @@ static void setup_oblivious(sim_t *s, cfg_t *c)
     s->routing_data = a;
     a->trig = OBLIVIOUS;
     a->rng = (rng_t *)(a + 1);
-    for (uint32_t w = 0; w < s->nswitches; w++) rng_seed(&a->rng[w], s->seed, RNG_ROUTE, w);
+    rng_seed_array(a->rng, s->nswitches, s->seed, RNG_ROUTE);
 }
 
 static int route_oblivious(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)

@@ -51,7 +51,7 @@ static void render(const char *dir, const char *script)
         fprintf(stderr, "icnsim: warning: gnuplot failed on %s/%s; the CSV files are complete\n", dir, script);
 }
 
-static FILE *open_script(const char *dir, const char *name)
+FILE *plot_open(const char *dir, const char *name)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -61,7 +61,7 @@ static FILE *open_script(const char *dir, const char *name)
 }
 
 /* gnuplot string literal: single quotes, '' for a quote. */
-static void gp_str(FILE *f, const char *s)
+void plot_str(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++) { if (*s == '\'') fputc('\'', f); fputc(*s, f); }
@@ -75,14 +75,14 @@ void plot_render(const char *dir, const char *script, int do_render)
 
 void plot_timeseries(const char *dir, const char *title, double warmup_us, int do_render)
 {
-    FILE *f = open_script(dir, "timeseries.gp");
+    FILE *f = plot_open(dir, "timeseries.gp");
     fputs("# icnsim: throughput, packets in the network and latency versus time.\n"
           "# Render with: gnuplot timeseries.gp  (in this directory)\n"
           "set datafile separator ','\n"
           "set terminal pngcairo size 1000,760 noenhanced\n"
           "set output 'timeseries.png'\n", f);
     fputs("set multiplot layout 2,1 title ", f);
-    gp_str(f, title);
+    plot_str(f, title);
     fputs("\nset grid\nset xlabel 'time (us)'\nset ylabel 'normalized throughput'\nset yrange [0:*]\n", f);
     fprintf(f, "set arrow 1 from %.3f, graph 0 to %.3f, graph 1 nohead dashtype 2\n", warmup_us, warmup_us);
     fprintf(f, "set label 1 'end of warm-up' at %.3f, graph 0.95 offset 1,0\n", warmup_us);
@@ -101,16 +101,16 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
                 const char *series_name, char *const *series_vals, int nseries,
                 int acc_col, int net_col, int do_render)
 {
-    FILE *f = open_script(dir, "sweep.gp");
+    FILE *f = plot_open(dir, "sweep.gp");
     fputs("# icnsim: accepted throughput and network latency against the swept key.\n"
           "# Render with: gnuplot sweep.gp  (in this directory)\n"
           "set datafile separator ','\n"
           "set terminal pngcairo size 1000,760 noenhanced\n"
           "set output 'sweep.png'\n", f);
     fputs("set multiplot layout 2,1 title ", f);
-    gp_str(f, title);
+    plot_str(f, title);
     fputs("\nset grid\nset key outside right\nset xlabel ", f);
-    gp_str(f, x_name);
+    plot_str(f, x_name);
     fputs("\n", f);
     for (int panel = 0; panel < 2; panel++) {
         int col = panel ? net_col : acc_col;
@@ -122,7 +122,7 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
             snprintf(t, sizeof t, "%s = %s", series_name, series_vals[k]);
             fprintf(f, "%s'summary.csv' skip 1 every %d::%d using %d:%d with linespoints lw 2 title ",
                     k ? ", \\\n     " : "", nseries, k, x_col, col);
-            gp_str(f, t);
+            plot_str(f, t);
             if (k == nseries - 1) fputc('\n', f);
         }
     }

@@ -16,6 +16,10 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
                 const char *series_name, char *const *series_vals, int nseries,
                 int acc_col, int net_col, int render);
 
+/* Create dir/name for writing (exits on failure). */
+FILE *plot_open(const char *dir, const char *name);
+/* A gnuplot string literal. */
+void plot_str(FILE *f, const char *s);
 /* Render script (in dir) with gnuplot if do_render. */
 void plot_render(const char *dir, const char *script, int do_render);
 

@@ -102,15 +102,6 @@ uint32_t views_dests_any_vc(const sim_t *s, uint32_t go)
     return n;
 }
 
-static FILE *open_in(const char *dir, const char *name)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) { perror(path); exit(EXIT_INTERNAL); }
-    return f;
-}
-
 /* Per (stage, direction) group: min / mean / max of a per-port quantity. */
 typedef struct agg { double min, max, sum; uint32_t n; } agg_t;
 static void agg_add(agg_t *a, double x)
@@ -133,7 +124,7 @@ static void write_groups(FILE *f, agg_t (*g)[2])
 
 static void write_destmap(const sim_t *s, const char *dir)
 {
-    FILE *f = open_in(dir, "destmap.csv");
+    FILE *f = plot_open(dir, "destmap.csv");
     agg_t all[MAX_STAGES][2] = { { { 0, 0, 0, 0 } } }, per_vc[MAX_STAGES][2] = { { { 0, 0, 0, 0 } } };
     fputs("switch,stage,port,dir,vc,destinations\n", f);
     for (uint32_t w = 0; w < s->nswitches; w++)
@@ -149,7 +140,7 @@ static void write_destmap(const sim_t *s, const char *dir)
             agg_add(&all[pt->stage][pt->up], views_dests_any_vc(s, go));
         }
     fclose(f);
-    f = open_in(dir, "destmap-stages.csv");
+    f = plot_open(dir, "destmap-stages.csv");
     fputs("# destinations routed through one switch output port (all VCs), then through one VC of it\n"
           "group,ports,min,mean,max\n", f);
     write_groups(f, all);
@@ -163,7 +154,7 @@ static void write_links(const sim_t *s, const char *dir)
     const views_t *v = s->views;
     double cap = s->link_bps / 8.0 * (double)(s->stop - s->warmup) * 1e-12;
     agg_t g[MAX_STAGES][2] = { { { 0, 0, 0, 0 } } };
-    FILE *f = open_in(dir, "links.csv");
+    FILE *f = plot_open(dir, "links.csv");
     fputs("switch,stage,port,dir,utilization\n", f);
     for (uint32_t w = 0; w < s->nswitches; w++)
         for (uint32_t p = 0; p < s->sw[w].nports; p++) {
@@ -175,7 +166,7 @@ static void write_links(const sim_t *s, const char *dir)
             agg_add(&g[pt->stage][pt->up], u);
         }
     fclose(f);
-    f = open_in(dir, "links-stages.csv");
+    f = plot_open(dir, "links-stages.csv");
     fputs("group,links,min,mean,max\n", f);
     write_groups(f, g);
     fclose(f);
@@ -184,7 +175,7 @@ static void write_links(const sim_t *s, const char *dir)
 static void write_occupancy(const sim_t *s, const char *dir, const char *title, int render)
 {
     const views_t *v = s->views;
-    FILE *f = open_in(dir, "occupancy.csv");
+    FILE *f = plot_open(dir, "occupancy.csv");
     /* a matrix: one row per sample, one column per switch (gnuplot: matrix) */
     fputs("# input-buffer occupancy (fraction of all VCs of all ports) per switch, one row per sample of time.interval\n", f);
     fprintf(f, "# interval_us = %.6g; switches by stage: leaf first\n", (double)s->st.interval / 1e6);
@@ -194,13 +185,15 @@ static void write_occupancy(const sim_t *s, const char *dir, const char *title, 
         fputc('\n', f);
     }
     fclose(f);
-    f = open_in(dir, "occupancy.gp");
-    fprintf(f, "set terminal pngcairo size 1200,700 noenhanced\nset output 'occupancy.png'\n"
-               "set datafile separator ','\nset title '%s: switch input-buffer occupancy'\n"
+    f = plot_open(dir, "occupancy.gp");
+    fputs("set terminal pngcairo size 1200,700 noenhanced\nset output 'occupancy.png'\n"
+          "set datafile separator ','\nset title ", f);
+    plot_str(f, title);
+    fprintf(f, "\n"
                "set xlabel 'switch'\nset ylabel 'time (us)'\nset cblabel 'occupancy'\nset cbrange [0:1]\n"
                "set autoscale xfix\nset autoscale yfix\nset palette defined (0 'white', 0.3 'yellow', 0.7 'red', 1 'black')\n"
                "plot 'occupancy.csv' matrix using 1:($2*%.6g):3 with image notitle\n",
-            title, (double)s->st.interval / 1e6);
+            (double)s->st.interval / 1e6);
     fclose(f);
     plot_render(dir, "occupancy.gp", render);
 }
