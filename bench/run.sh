@@ -23,6 +23,9 @@ row() {   # name, then icnsim run arguments
 printf "%-34s %8s %12s %11s %11s %9s %9s %11s\n" case wall_s packet_hops Mhops/s Mevents/s peak_MB accepted Mflit-hops/s
 row seed002-hs10-1-dmodk-11664 experiments/seed002/hs10-1-dmodk.ini
 row seed002-hs10-1-dmodk-432   experiments/seed002/hs10-1-dmodk-432.ini
+# Multi-VC cases of Tables 2/3: vFtree, restricted adaptive routing, with and without VOQs.
+row seed002-hs10-1-vftree-2th-11664     experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3
+row seed002-hs10-1-vftree-2th-voq-11664 experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3 -s switch.voq=true
 # Scaling: uniform traffic at 60 % load, 200 us after a 50 us warm-up, on
 # growing 3-stage RLFTs. Cost per simulated packet-hop should stay flat.
 for k in 6 12 18; do
