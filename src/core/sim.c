@@ -117,7 +117,7 @@ void sim_setup(sim_t *s, cfg_t *c)
     s->nvc = (uint32_t)cfg_int(c, K_SW_VCS);
     s->islip_iters = 0;
 
-    if (s->mtu > (1u << 24)) cfg_fail(c, K_PKT_MTU, "packets larger than 16 MB are not supported");
+    if (occ_bytes(s, s->mtu) >= (1u << 24)) cfg_fail(c, K_PKT_MTU, "packets of 16 MB or more are not supported");
     if (!s->flit_mode) packet_buffers(s, c);
     if (!(s->topo = find_topo(cfg_str(c, K_TOPO_TYPE)))) list_names_fail(c, K_TOPO_TYPE, "topology");
     s->topo->build(s, c);
@@ -335,7 +335,7 @@ static void dispatch(sim_t *s, const event_t *e)
         const port_t *o = &s->port[e->a / s->nvc];
         if (o->out_busy) break;
         if (o->dev & NIC_BIT) sim_touch_nic(s, o->dev & ~NIC_BIT);
-        else sim_touch_switch(s, o->dev);
+        else if (s->flit_mode || (s->sw[o->dev].wanted >> o->local & 1)) sim_touch_switch(s, o->dev);
         break;
     }
     case EV_DELIVER:
@@ -449,6 +449,18 @@ int sim_check_invariants(sim_t *s, int drained)
         buffer_foreach(s, b, tally_pkt, &ty);
         uint32_t cnt = ty.cnt, bytes = ty.bytes;
         if (cnt != q->npk) { fprintf(stderr, "invariant: queue %u counts %u packets, holds %u\n", b, q->npk, cnt); bad = 1; }
+        if (!s->voq_mode && q->npk && q->second != (q->npk > 1 ? s->pkt[q->head].next : ICN_NIL)) {
+            fprintf(stderr, "invariant: queue %u caches a wrong second packet\n", b);
+            bad = 1;
+        }
+        for (uint64_t m = s->voq_mode ? s->voq_mask[b] : 0; m; m &= m - 1) {
+            const voq_t *v = &s->voq[(size_t)b * s->voq_radix + (unsigned)__builtin_ctzll(m)];
+            const packet_t *h = &s->pkt[v->head];
+            if (v->hneed != (occ_bytes(s, h->size) << 8 | h->out_vc)) {
+                fprintf(stderr, "invariant: a VOQ of queue %u caches a wrong head need\n", b);
+                bad = 1;
+            }
+        }
         uint32_t cap = s->vc_cap_sw;
         if (q->bytes > cap) { fprintf(stderr, "invariant: queue %u over capacity (%u > %u)\n", b, q->bytes, cap); bad = 1; }
         if (bytes > q->bytes) { fprintf(stderr, "invariant: queue %u holds %u bytes, accounts %u\n", b, bytes, q->bytes); bad = 1; }

@@ -55,6 +55,8 @@ typedef struct cand {
 
 typedef struct vcq {
     uint32_t head, tail;  /* packet FIFO */
+    uint32_t second;      /* the packet behind the head (ICN_NIL if none): lets a
+                             grant prefetch the next head without a dependent load */
     uint32_t npk;
     uint32_t bytes;       /* occupancy, including a packet whose tail is still leaving */
     /* the head packet's routing, so allocation never touches packet memory */
@@ -66,8 +68,10 @@ typedef struct vcq {
 } vcq_t;
 
 /* A virtual output queue: a FIFO of packets inside one input VC, all bound
- * for one output (their routing is in the packets: out, out_vc). */
-typedef struct voq { uint32_t head, tail; } voq_t;
+ * for one output (their routing is in the packets: out, out_vc). The head's
+ * credit need and downstream VC are cached (hneed = occupancy << 8 | out_vc),
+ * so a request never touches packet memory. */
+typedef struct voq { uint32_t head, tail, hneed; } voq_t;
 
 typedef struct port {
     uint32_t peer;        /* global id of the port at the other end of the link */

@@ -117,6 +117,7 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
     p->next = ICN_NIL;
     if (q->npk++ == 0) {
         q->head = q->tail = id;
+        q->second = ICN_NIL;
         sw_t *sw = &s->sw[w];
         head_load(s, sw, w, in->local, q, id);
         /* Serve only if it can go now; otherwise the end of the busy input's
@@ -124,6 +125,7 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
          * switch (a bubble's local room frees with the end of a transfer). */
         if (!in->in_busy && first_avail(s, sw->port0, ~sw->out_busy, q)) sim_touch_switch(s, w);
     } else {
+        if (q->npk == 2) q->second = id;
         s->pkt[q->tail].next = id;
         q->tail = id;
     }
@@ -150,16 +152,17 @@ void port_xdone(sim_t *s, uint32_t go)
 void switch_service(sim_t *s, uint32_t w)
 {
     sw_t *sw = &s->sw[w];
-    uint64_t free_out = ~sw->out_busy, outs = sw->wanted & free_out, in = 0, req[MAX_RADIX];
+    uint64_t free_out = ~sw->out_busy, outs = sw->wanted & free_out, in = 0, seen = 0, req[MAX_RADIX];
     uint8_t match[MAX_RADIX];
     uint32_t nvc = s->nvc, port0 = sw->port0;
     /* Requests: each idle input offers, per VC head, its first available
      * candidate; only heads with a candidate on an idle output can have one. */
     for (; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
-        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy & ~in; m; m &= m - 1) {
+        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy & ~seen; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctzll(m);
             const vcq_t *q = &s->vq[(port0 + i) * nvc];
+            seen |= 1ull << i;
             req[i] = 0;
             for (uint32_t v = 0; v < nvc; v++) {
                 if (!q[v].npk) continue;
@@ -171,6 +174,19 @@ void switch_service(sim_t *s, uint32_t w)
     }
     if (!in) return;
     s->arbiter->match(s, w, in, req, match);
+    /* Packet records are far apart in memory: fetch the heads (which will
+     * leave) and the packets behind them (which get routed) of every granted
+     * input at once, rather than one dependent miss after another. */
+    for (uint64_t m = in; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        if (match[i] == 0xff) continue;
+        const vcq_t *qs = &s->vq[(port0 + i) * nvc];
+        for (uint32_t v = 0; v < nvc; v++) {
+            if (!qs[v].npk) continue;
+            __builtin_prefetch(&s->pkt[qs[v].head], 1);
+            if (qs[v].second != ICN_NIL) __builtin_prefetch(&s->pkt[qs[v].second], 1);
+        }
+    }
     for (; in; in &= in - 1) {
         unsigned i = (unsigned)__builtin_ctzll(in), o = match[i];
         uint32_t gi = port0 + i;
@@ -196,11 +212,12 @@ void switch_service(sim_t *s, uint32_t w)
         p->out = c->out;
         p->out_vc = c->ovc;
         uint64_t old = cand_outs(q);
-        q->head = p->next;
+        q->head = q->second;
         if (--q->npk == 0) {
             q->head = q->tail = ICN_NIL;
             q->ncand = 0;
         } else {
+            q->second = q->npk > 1 ? s->pkt[q->head].next : ICN_NIL;
             head_load(s, sw, w, i, q, q->head);
         }
         want_clear(s, sw, i, old & ~cand_outs(q));
