@@ -88,6 +88,10 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nvcs = 3\n[queuing]\nscheme = vftree\n[nic]\nqueues = fifo\n", "", 2, (const char *[]){ "bad.ini:6", "nic.queues", "per-vc", NULL });
     expect_error("[nic]\nqueue_limit = 5\n", "", 2, (const char *[]){ "bad.ini:2", "nic.queue_limit", "no effect", NULL });
     expect_error("[topology]\ntype = torus\nk = 4\n[routing]\nalgorithm = dor\n[queuing]\nscheme = vftree\n", "", 2, (const char *[]){ "bad.ini:7", "fat-trees", NULL });
+    expect_error("[switch]\nvcs = 4\n[routing]\nalgorithm = fully-adaptive\n[queuing]\nscheme = voqsw\n", "", 2,
+                 (const char *[]){ "bad.ini:6", "queuing.scheme", "deterministic", NULL });
+    expect_error("[topology]\ntype = torus\nk = 4\n[routing]\nalgorithm = dor\n[queuing]\nscheme = voqsw\n", "", 2,
+                 (const char *[]){ "bad.ini:7", "every hop", NULL });
     char out[4096], cmd[600];
     snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "/nonexistent/x.ini"), "missing file: %s", out);

@@ -15,11 +15,12 @@ over the 257 runs of the 432-node tables, it differs from the 1-2 ms mean by
 0.35 points on average, at 60 % of the cost (--measure changes it).
 --quick shortens the warm-up to 0.3 ms for a smoke test. --bin runs another
 binary (a frozen copy, so that rebuilding does not change a long run)."""
-import argparse, csv, os, subprocess, sys, time
+import argparse, csv, os, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+from common import DEFAULT_BIN, ROOT, sweep  # noqa: E402
 from paper import ROWS, TABLE2, TABLE3  # noqa: E402
 
 SCHEMES = [("1q", "1Q", 1), ("dbbm", "DBBM", 3), ("vftree", "vFtree", 3), ("flow2sl", "Flow2SL", 3)]
@@ -32,16 +33,12 @@ def run_sweeps(args, out):
     t0 = time.time()
     for voq in (0, 1):
         for scheme, _, vcs in SCHEMES:
-            d = os.path.join(out, "%s-%s" % ("voq" if voq else "novoq", scheme))
-            cmd = [args.bin, "sweep", base, "-q", "-j", str(args.j), "-o", d,
-                   "-s", "queuing.scheme=" + scheme, "-s", "switch.vcs=%d" % vcs, "-s", "switch.voq=%d" % voq,
-                   "-s", "traffic.scenario=" + ",".join(s for s, _ in SCENARIOS),
-                   "-s", "routing.algorithm=" + ",".join(ROWS), "-s", "output.plots=no",
-                   "-s", "time.measure=" + args.measure]
+            sets = [("queuing.scheme", scheme), ("switch.vcs", vcs), ("switch.voq", voq),
+                    ("traffic.scenario", ",".join(s for s, _ in SCENARIOS)), ("routing.algorithm", ",".join(ROWS)),
+                    ("time.measure", args.measure)]
             if args.quick:
-                cmd += ["-s", "time.warmup=300us"]
-            print("==", " ".join(cmd[2:]), file=sys.stderr, flush=True)
-            subprocess.run(cmd, check=True)
+                sets.append(("time.warmup", "300us"))
+            sweep(args.bin, base, os.path.join(out, "%s-%s" % ("voq" if voq else "novoq", scheme)), sets, args.j)
     return time.time() - t0
 
 
@@ -98,7 +95,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--measure", default="200us", help="measurement window after the 1 ms warm-up")
-    ap.add_argument("--bin", default=os.path.join(ROOT, "icnsim"), help="icnsim binary to run")
+    ap.add_argument("--bin", default=DEFAULT_BIN, help="icnsim binary to run")
     args = ap.parse_args()
     out = os.path.join(ROOT, "results", "seed002-tables-%d%s" % (args.nodes, "-quick" if args.quick else ""))
     os.makedirs(out, exist_ok=True)

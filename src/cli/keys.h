@@ -33,7 +33,7 @@
  X(ROUTER_XBAR, "router.crossbar", KT_INT, "1", 0, 16, "Flit model: arbitration and crossbar cycles per hop.") \
  X(ROUTER_VCMUX, "router.vcmux", KT_INT, "0", 0, 16, "Flit model: VC multiplexer cycles per hop (wormhole VC routers have one).") \
  X(SW_BUFFER, "switch.buffer", KT_BYTES, "192KB", 1, 4e9, "Input buffer per switch port, statically split into equal VCs.") \
- X(SW_VCS, "switch.vcs", KT_INT, "1", 1, 16, "Virtual channels per port (switch inputs and NIC injection).") \
+ X(SW_VCS, "switch.vcs", KT_INT, "1", 1, 64, "Virtual channels per port (switch inputs and NIC injection).") \
  X(SW_VOQ, "switch.voq", KT_BOOL, "false", 0, 0, "Packet model: virtual output queues. Each VC of an input buffer is demultiplexed per output port (the output is chosen when the packet arrives); flow control stays per VC, not per VOQ, and any VOQ head may request the crossbar.") \
  X(SW_ARBITER, "switch.arbiter", KT_NAME, "islip", 0, 0, "Crossbar allocator: see `icnsim --list`.") \
  X(SW_ISLIP_ITERS, "switch.islip_iterations", KT_INT, "3", 1, 16, "iSLIP request-grant-accept iterations per allocation.") \

@@ -180,6 +180,9 @@ static void setup_policies(sim_t *s, cfg_t *c)
         s->queuing = &queuing_routing;
     } else {
         if (!(s->queuing = find_queuing(cfg_str(c, K_QUEUING)))) list_names_fail(c, K_QUEUING, "queuing scheme");
+        if (s->queuing->hop && !s->routing->hop_vcs)
+            cfg_fail(c, K_QUEUING, "queuing scheme %s chooses the VC at every hop; routing %s keeps the VC of injection "
+                     "(use a fat-tree routing: dmodk, oblivious, ADAP-..., afi)", s->queuing->name, s->routing->name);
         s->queuing->setup(s, c);
     }
     if (!s->flit_mode && !s->routing->owns_vcs && s->nsqs > 1) {

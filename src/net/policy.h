@@ -31,6 +31,12 @@ typedef struct routing_ops {
     /* Optional: accepts a family of names (case-insensitive patterns such as
      * ADAP-2TH-S-K/3); setup() then reads the name itself. */
     int (*match)(const char *name);
+    /* Nonzero if the routing takes each hop's VC from hop_vc() below, so it
+     * works with queuing schemes that choose the VC at every hop. */
+    int hop_vcs;
+    /* Nonzero if every route() returns one candidate that depends on the
+     * destination and the switch only (a scheme may then look ahead). */
+    int deterministic;
 } routing_ops;
 
 typedef struct queuing_ops {
@@ -38,7 +44,18 @@ typedef struct queuing_ops {
     void (*setup)(sim_t *s, cfg_t *c);
     /* VC at injection, in [0, s->nsqs): the VCs left to the scheme. */
     uint8_t (*vc)(const sim_t *s, uint32_t src, uint32_t dst);
+    /* Optional, for schemes that choose the VC at every hop (VOQsw): the VC
+     * p takes in the buffer behind output `out` of switch w. NULL: a static
+     * scheme, the VC chosen at injection is kept. */
+    uint8_t (*hop)(const sim_t *s, uint32_t w, uint32_t out, const packet_t *p);
 } queuing_ops;
+
+/* The VC a packet takes downstream of output `out` of switch w, as the
+ * queuing scheme wants it (routings with hop_vcs call this). */
+static inline uint8_t hop_vc(const sim_t *s, uint32_t w, uint32_t out, const packet_t *p)
+{
+    return s->queuing->hop ? s->queuing->hop(s, w, out, p) : p->vc;
+}
 
 typedef struct arbiter_ops {
     const char *name, *desc;

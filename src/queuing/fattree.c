@@ -9,7 +9,13 @@
  *            share a queue, flows to Q consecutive destination leaves use Q
  *            different queues.
  *   flow2sl  VC = floor(D * Q / N): Q groups of consecutive destinations, one
- *            queue per group. */
+ *            queue per group.
+ *   vftree-hop  an alternative reading of vFtree, kept to test it against
+ *            seed 002's tables (docs/FATTREE.md): the VC is leaf(D) mod Q up
+ *            to the stage-2 switch, where the packet moves to VC (u mod Q) of
+ *            the up port u it takes, and keeps it down. Under D-mod-K u is
+ *            leaf(D) mod K, so both readings agree; under adaptive routing at
+ *            stage 2 over all K ports, one destination spreads over every VC. */
 #include "../net/policy.h"
 #include "../topo/fattree.h"
 
@@ -33,5 +39,14 @@ static uint8_t vc_flow2sl(const sim_t *s, uint32_t src, uint32_t dst)
     return (uint8_t)((uint64_t)dst * s->nsqs / s->nnodes);
 }
 
-const queuing_ops queuing_vftree = { "vftree", "vFtree (Guay et al.): VC = destination leaf switch mod Q (fat-trees)", setup_ft, vc_vftree };
-const queuing_ops queuing_flow2sl = { "flow2sl", "Flow2SL (Escudero-Sahuquillo et al.): Q groups of consecutive destinations, VC = group (fat-trees)", setup_ft, vc_flow2sl };
+static uint8_t hop_vftree(const sim_t *s, uint32_t w, uint32_t out, const packet_t *p)
+{
+    const fattree_t *ft = s->topo_data;
+    if (ft->stage[w] == 2 && fattree_is_up(ft, w, out)) return (uint8_t)((out - ft->K) % s->nsqs);
+    return p->vc;
+}
+
+const queuing_ops queuing_vftree_hop = { .name = "vftree-hop", .desc = "vFtree, per-hop reading: leaf(D) mod Q, then the stage-2 up port mod Q (fat-trees; see docs/FATTREE.md)",
+                                         .setup = setup_ft, .vc = vc_vftree, .hop = hop_vftree };
+const queuing_ops queuing_vftree = { .name = "vftree", .desc = "vFtree (Guay et al.): VC = destination leaf switch mod Q (fat-trees)", .setup = setup_ft, .vc = vc_vftree };
+const queuing_ops queuing_flow2sl = { .name = "flow2sl", .desc = "Flow2SL (Escudero-Sahuquillo et al.): Q groups of consecutive destinations, VC = group (fat-trees)", .setup = setup_ft, .vc = vc_flow2sl };

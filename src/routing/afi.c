@@ -32,10 +32,15 @@ static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c
     (void)in;
     const fattree_t *ft = s->topo_data;
     const afi_t *a = s->routing_data;
-    uint32_t port = fattree_dmodk_port(ft, w, p->dst), afc = s->nvc - 1, ovc = p->vc;
-    if (p->vc != afc && fattree_is_up(ft, w, port)) {
+    uint32_t port = fattree_dmodk_port(ft, w, p->dst), afc = s->nvc - 1;
+    if (p->vc == afc) {   /* adapted: stays in the AFC */
+        c[0] = (cand_t){ (uint8_t)port, (uint8_t)afc, FC_VCT, 0 };
+        return 1;
+    }
+    uint32_t ovc = hop_vc(s, w, port, p);
+    if (fattree_is_up(ft, w, port)) {
         uint32_t K = ft->K, port0 = s->sw[w].port0, det = port - K;
-        if (s->credits[(port0 + port) * s->nvc + p->vc] <= a->thr) {
+        if (s->credits[(port0 + port) * s->nvc + ovc] <= a->thr) {
             int32_t best = (int32_t)occ_bytes(s, p->size) - 1;
             for (uint32_t k = 1, u = det + 1 == K ? 0 : det + 1; k < K; k++, u = u + 1 == K ? 0 : u + 1) {
                 int32_t cr = s->credits[(port0 + K + u) * s->nvc + afc];
@@ -50,4 +55,4 @@ static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c
 const routing_ops routing_afi = {
     .name = "afi",
     .desc = "fat-trees, seed 000's Adapted-Flow Isolation: D-mod-K; adapts once, at >= 75 % occupancy, into the last VC (the AFC)",
-    .setup = setup, .route = route, .reserved_vcs = 1 };
+    .setup = setup, .route = route, .reserved_vcs = 1, .hop_vcs = 1 };

@@ -14,8 +14,10 @@ static void setup(sim_t *s, cfg_t *c)
 static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
 {
     (void)in;
-    c[0] = (cand_t){ (uint8_t)fattree_dmodk_port(s->topo_data, w, p->dst), p->vc, FC_VCT, 0 };
+    uint32_t port = fattree_dmodk_port(s->topo_data, w, p->dst);
+    c[0] = (cand_t){ (uint8_t)port, hop_vc(s, w, port, p), FC_VCT, 0 };
     return 1;
 }
 
-const routing_ops routing_dmodk = { .name = "dmodk", .desc = "D-mod-K deterministic fat-tree routing", .setup = setup, .route = route, .owns_vcs = 0 };
+const routing_ops routing_dmodk = { .name = "dmodk", .desc = "D-mod-K deterministic fat-tree routing", .setup = setup, .route = route,
+                                   .hop_vcs = 1, .deterministic = 1 };

@@ -110,22 +110,23 @@ static void setup_adap(sim_t *s, cfg_t *c)
     }
 }
 
-/* Free credits of up port u's downstream VC q at the switch whose ports start at port0. */
-static inline int32_t up_credits(const sim_t *s, uint32_t port0, uint32_t K, uint32_t u, uint32_t q)
+/* Free credits, at switch w, of up port u's downstream VC for packet p (the
+ * VC the queuing scheme gives p on that port). */
+static inline int32_t up_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_t u, const packet_t *p)
 {
-    return s->credits[(port0 + K + u) * s->nvc + q];
+    return s->credits[(s->sw[w].port0 + K + u) * s->nvc + hop_vc(s, w, K + u, p)];
 }
 
-/* The up port with the most free credits in VC q among the candidates (K/d
- * filter), scanned from det; strictly more than `floor` is needed to leave det. */
-static uint32_t most_credits(const sim_t *s, uint32_t port0, uint32_t K, uint32_t det, uint32_t dst,
-                             uint32_t delta, uint32_t q, int32_t floor)
+/* The up port with the most free credits among the candidates (K/d filter),
+ * scanned from det; strictly more than `floor` is needed to leave det. */
+static uint32_t most_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_t det, const packet_t *p,
+                             uint32_t delta, int32_t floor)
 {
-    uint32_t best = det, want = dst % delta;
+    uint32_t best = det, want = p->dst % delta;
     int32_t full = (int32_t)s->vc_cap_sw;
     for (uint32_t k = 0, u = det; k < K; k++, u = u + 1 == K ? 0 : u + 1) {
         if (delta > 1 && u % delta != want) continue;
-        int32_t cr = up_credits(s, port0, K, u, q);
+        int32_t cr = up_credits(s, w, K, u, p);
         if (cr > floor) {
             floor = cr;
             best = u;
@@ -142,21 +143,21 @@ static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand
     ftad_t *a = s->routing_data;
     uint32_t port = fattree_dmodk_port(ft, w, p->dst), l = ft->stage[w], K = ft->K;
     if (fattree_is_up(ft, w, port) && (a->stages >> l & 1)) {
-        uint32_t port0 = s->sw[w].port0, det = port - K, q = p->vc, u = det;
-        int32_t cr = up_credits(s, port0, K, det, q);
+        uint32_t det = port - K, u = det;
+        int32_t cr = up_credits(s, w, K, det, p);
         switch (a->trig) {
         case NOTH:
-            u = most_credits(s, port0, K, det, p->dst, a->delta, q, 0);
+            u = most_credits(s, w, K, det, p, a->delta, 0);
             break;
         case TH:
-            if (cr < a->ltth) u = most_credits(s, port0, K, det, p->dst, a->delta, q, a->ltth);
+            if (cr < a->ltth) u = most_credits(s, w, K, det, p, a->delta, a->ltth);
             break;
-        default: {   /* TWOTH */
-            uint8_t *flag = &a->congested[(port0 + port) * s->nvc + q];
+        default: {   /* TWOTH: the flag of the D-mod-K port's downstream VC */
+            uint8_t *flag = &a->congested[(s->sw[w].port0 + port) * s->nvc + hop_vc(s, w, port, p)];
             if (cr < a->ltth || *flag) {
                 if (cr < a->htth) {
                     *flag = 1;
-                    u = most_credits(s, port0, K, det, p->dst, a->delta, q, a->ltth);
+                    u = most_credits(s, w, K, det, p, a->delta, a->ltth);
                 } else {
                     *flag = 0;
                 }
@@ -165,7 +166,7 @@ static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand
         }
         port = K + u;
     }
-    c[0] = (cand_t){ (uint8_t)port, p->vc, FC_VCT, 0 };
+    c[0] = (cand_t){ (uint8_t)port, hop_vc(s, w, port, p), FC_VCT, 0 };
     return 1;
 }
 
@@ -186,14 +187,14 @@ static int route_oblivious(sim_t *s, uint32_t w, uint32_t in, const packet_t *p,
     ftad_t *a = s->routing_data;
     uint32_t port = fattree_dmodk_port(ft, w, p->dst);
     if (fattree_is_up(ft, w, port)) port = ft->K + rng_below(&a->rng[w], ft->K);
-    c[0] = (cand_t){ (uint8_t)port, p->vc, FC_VCT, 0 };
+    c[0] = (cand_t){ (uint8_t)port, hop_vc(s, w, port, p), FC_VCT, 0 };
     return 1;
 }
 
 const routing_ops routing_oblivious = { .name = "oblivious", .desc = "fat-trees: a uniformly random up port at every upward hop",
-                                        .setup = setup_oblivious, .route = route_oblivious };
+                                        .setup = setup_oblivious, .route = route_oblivious, .hop_vcs = 1 };
 const routing_ops routing_adap = {
     .name = "ADAP-<th>-<st>-<pt>",
     .desc = "fat-trees, seed 002's restricted adaptive routing: th = NoTH|TH|2TH, st = S|1S|2S (also *S/AS, FS, SS), "
             "pt = K|K/d; e.g. ADAP-2TH-S-K/3. fully-adaptive = ADAP-NoTH-S-K (most credits)",
-    .setup = setup_adap, .route = route_adap, .match = match_adap };
+    .setup = setup_adap, .route = route_adap, .match = match_adap, .hop_vcs = 1 };

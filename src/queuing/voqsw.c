@@ -1,0 +1,45 @@
+/* VOQsw (Gomez, Flich, Robles, Lopez, Duato, IPDPS 2003): virtual output
+ * queues at switch level, built from VCs. A packet waits in each input buffer
+ * in the VC that stands for the output it will request at that switch, so
+ * packets for different outputs never block each other inside a switch; as
+ * in InfiniBand (where the SL-to-VL tables do it), the VC is chosen one hop
+ * ahead: leaving switch w by port `out`, a packet takes the VC of the output
+ * it will use at the next switch. That needs a routing known in advance, so
+ * VOQsw runs with deterministic routing (D-mod-K). Unlike the VOQ switch
+ * architecture (switch.voq), every queue has its own credits: a full queue
+ * stops only the flows bound for its output. Output o maps onto VC o mod Q;
+ * switch.vcs = the switch radix gives one queue per output. */
+#include "../net/policy.h"
+#include "../topo/fattree.h"
+
+static void setup(sim_t *s, cfg_t *c)
+{
+    if (!fattree_get(s))
+        cfg_fail(c, K_QUEUING, "voqsw looks ahead with D-mod-K, defined on fat-trees; topology.type is '%s'", s->topo->name);
+    if (!s->routing->deterministic)
+        cfg_fail(c, K_QUEUING, "voqsw chooses each VC from the output the packet will take at the next switch, "
+                 "which needs a deterministic routing (dmodk); routing.algorithm is '%s'", s->routing->name);
+}
+
+/* The VC for the buffer of switch w2: the output the packet takes there. */
+static inline uint8_t queue_at(const sim_t *s, uint32_t w2, uint32_t dst)
+{
+    return (uint8_t)(fattree_dmodk_port(s->topo_data, w2, dst) % s->nsqs);
+}
+
+static uint8_t vc_inject(const sim_t *s, uint32_t src, uint32_t dst)
+{
+    return queue_at(s, s->port[s->port[s->nic[src].port].peer].dev, dst);
+}
+
+static uint8_t vc_hop(const sim_t *s, uint32_t w, uint32_t out, const packet_t *p)
+{
+    uint32_t dev = s->port[s->port[s->sw[w].port0 + out].peer].dev;
+    return dev & NIC_BIT ? 0 : queue_at(s, dev, p->dst);   /* a NIC's input is a sink: any VC */
+}
+
+const queuing_ops queuing_voqsw = {
+    .name = "voqsw",
+    .desc = "VOQsw (Gomez et al.): one VC per output of the next switch, chosen a hop ahead (VC = output mod Q; D-mod-K)",
+    .setup = setup, .vc = vc_inject, .hop = vc_hop,
+};
