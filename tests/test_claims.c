@@ -55,3 +55,16 @@ TEST(claim_afi_lifts_1vc_and_vftree_over_adaptive)
     double av = run432("vftree", 4, "afi", "hs10-1", 0), fv = run432("vftree", 3, "fully-adaptive", "hs10-1", 0);
     CHECK(av > fv + 0.03, "vFtree without VOQs: AFI %.3f, adaptive %.3f", av, fv);
 }
+
+TEST(claim_vftree_restricted_beats_fully_adaptive_under_incast)
+{
+    /* seed 002, Tables 2/3 and A.1e/f: vFtree collapses when packets adapt
+     * at stage 2 over all K ports (2 %), and K/3 keeps it working (65 %).
+     * This holds for the per-hop reading of vFtree (vftree-hop); the static
+     * destination-only mapping does not collapse (docs/REPRODUCING.md). */
+    for (int voq = 0; voq <= 1; voq++) {
+        double k3 = run432("vftree-hop", 3, "ADAP-2TH-S-K/3", "hs10-1", voq);
+        double fa = run432("vftree-hop", 3, "fully-adaptive", "hs10-1", voq);
+        CHECK(fa < 0.2 && k3 > fa + 0.2, "vFtree%s HS10-1: 2TH-*S-K/3 %.3f, fully adaptive %.3f", voq ? " with VOQs" : "", k3, fa);
+    }
+}

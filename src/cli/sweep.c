@@ -129,14 +129,74 @@ static char *slurp(const char *path)
     return b;
 }
 
-static char *config_text(const cfg_t *c)
+static void csv_put(FILE *f, const char *v)
 {
+    if (!strpbrk(v, ",\"\n")) { fputs(v, f); return; }
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"') fputc('"', f);
+        fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+/* A point's summary row in the columns of `cur` (this version's header):
+ * a point computed by an earlier version may lack a key added since; it ran
+ * with that key's default. Returns a malloc'd line ending in a newline. */
+static char *realign_row(char *txt, char **cur, int ncur)
+{
+    char *nl = strchr(txt, '\n'), *row = nl + 1;
+    *nl = 0;
+    if (nl > txt && nl[-1] == '\r') nl[-1] = 0;
+    row[strcspn(row, "\r\n")] = 0;
+    char *names[K__COUNT + 80], *vals[K__COUNT + 80];
+    int nn = csv_split(txt, names, K__COUNT + 80), nv = csv_split(row, vals, K__COUNT + 80);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    cfg_write(c, f);
+    for (int j = 0; j < ncur; j++) {
+        int i = 0;
+        while (i < nn && strcmp(names[i], cur[j])) i++;
+        if (j) fputc(',', f);
+        if (i < nn && i < nv) csv_put(f, vals[i]);
+        else if (j >= 1 && j <= K__COUNT) csv_put(f, icn_keys[j - 1].def);
+    }
+    fputc('\n', f);
     fclose(f);
     return buf;
+}
+
+/* Whether a point computed earlier (its config.ini, `old`) ran the same
+ * configuration as c. Keys are compared one by one, so that a key added by a
+ * later version of icnsim, absent from old and left at its default (which by
+ * convention keeps the old behaviour), does not force a recomputation; a key
+ * old has and this version does not know does. */
+static int same_config(const char *old, const cfg_t *c)
+{
+    int seen[K__COUNT] = { 0 };
+    char sect[64] = "", line[4200];
+    for (const char *p = old; *p;) {
+        size_t n = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        p += n + (p[n] == '\n');
+        if (!line[0] || line[0] == '#') continue;
+        if (line[0] == '[') {
+            snprintf(sect, sizeof sect, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
+            continue;
+        }
+        char *eq = strstr(line, " = ");
+        if (!eq) return 0;
+        *eq = 0;
+        char name[200];
+        snprintf(name, sizeof name, "%s%s%s", sect, sect[0] ? "." : "", line);
+        int k = 0;
+        while (k < K__COUNT && strcmp(icn_keys[k].name, name)) k++;
+        if (k == K__COUNT || strcmp(c->val[k].text, eq + 3)) return 0;
+        seen[k] = 1;
+    }
+    for (int k = 0; k < K__COUNT; k++)
+        if (!seen[k] && strcmp(c->val[k].text, icn_keys[k].def)) return 0;
+    return 1;
 }
 
 static double wall(void)
@@ -200,11 +260,11 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
             /* resume: same effective configuration and finished results */
             char path[4200];
             snprintf(path, sizeof path, "%s/config.ini", dir);
-            char *old = slurp(path), *now = config_text(&c);
+            char *old = slurp(path);
             snprintf(path, sizeof path, "%s/summary.csv", dir);
             char *sum = slurp(path);
-            int reuse = old && sum && !strcmp(old, now);
-            free(old); free(now); free(sum);
+            int reuse = old && sum && same_config(old, &c);
+            free(old); free(sum);
             if (reuse) { skipped++; done++; cfg_free(&c); continue; }
             fflush(NULL);
             pid_t pid = fork();
@@ -253,6 +313,14 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
     FILE *out = fopen(path, "w");
     if (!out) { perror(path); exit(EXIT_INTERNAL); }
     summary_header(out);
+    char *hdr = NULL, *cur[K__COUNT + 80];
+    size_t hlen = 0;
+    FILE *hf = open_memstream(&hdr, &hlen);
+    summary_header(hf);
+    fclose(hf);
+    char *hdr_split = xstrdup(hdr);
+    hdr_split[strcspn(hdr_split, "\n")] = 0;
+    int ncur = csv_split(hdr_split, cur, K__COUNT + 80);
     int any_deadlock = 0;
     if (!quiet) {
         printf("icnsim sweep '%s': %ld points (%d reused from an earlier run), results in %s/\n\n  ", base->name, npoints, skipped, outdir);
@@ -266,6 +334,11 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         char *line = txt ? strchr(txt, '\n') : NULL;
         if (!line || !line[1]) die("point %ld left no results in %s", pt, dirs[pt]);
         line++;
+        if ((size_t)(line - txt) != hlen || strncmp(txt, hdr, hlen)) {   /* written by another version */
+            char *row = realign_row(txt, cur, ncur);
+            free(txt);
+            txt = line = row;
+        }
         fputs(line, out);
         char *f[K__COUNT + 40];
         int nf = csv_split(line, f, K__COUNT + 40);
@@ -280,6 +353,8 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         free(txt);
         free(dirs[pt]);
     }
+    free(hdr);
+    free(hdr_split);
     fclose(out);
     /* a plot against the first swept key, if its values are plain numbers */
     int numeric = ndims >= 1 && ndims <= 2;

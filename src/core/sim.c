@@ -185,7 +185,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
                      "(use a fat-tree routing: dmodk, oblivious, ADAP-..., afi)", s->queuing->name, s->routing->name);
         s->queuing->setup(s, c);
     }
-    if (!s->flit_mode && !s->routing->owns_vcs && s->nsqs > 1) {
+    if (!s->flit_mode && !s->routing->owns_vcs && (s->nsqs > 1 || s->vn)) {
         const char *qm = cfg_str(c, K_NIC_QUEUES);
         if (!strcmp(qm, "per-vc")) {
             s->srcq_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
@@ -252,6 +252,7 @@ void sim_free(sim_t *s)
             free(s->nic[n].srcq);
         }
     free(s->want); free(s->voq); free(s->voq_mask);
+    voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
     free(s->pkt); free(s->msg_left); free(s->msg_gen); free(s->pend);
     free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
@@ -328,8 +329,10 @@ static void dispatch(sim_t *s, const event_t *e)
     switch (ev_type(e)) {
     case EV_ARRIVE:
         if (s->voq_mode) voq_arrive(s, e->a, e->b);
+        else if (s->vn) voqnet_arrive(s, e->a, e->b);
         else switch_arrive(s, e->a, e->b);
         break;
+    case EV_DCREDIT: voqnet_credit(s, e->a, e->b); break;
     case EV_XDONE: port_xdone(s, e->a); break;
     case EV_CREDIT: {
         /* Credits can only enable a transmission on their own output; if it
@@ -362,6 +365,7 @@ static void run_services(sim_t *s)
         uint32_t d = s->pend[i];
         if (d & NIC_BIT) { s->nic[d & ~NIC_BIT].pending = 0; nic_service(s, d & ~NIC_BIT); }
         else if (s->sw[d].pending = 0, s->voq_mode) voq_service(s, d);
+        else if (s->vn) voqnet_service(s, d);
         else switch_service(s, d);
     }
     s->npend = 0;
@@ -423,7 +427,8 @@ static void owed_by_event(const event_t *e, void *arg)
     switch (ev_type(e)) {
     case EV_ARRIVE:
         o->in_links++;
-        o->expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += occ_bytes(s, s->pkt[e->b].size);
+        if (!s->vn)   /* VOQnet queues keep their own credits (voqnet_check) */
+            o->expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += occ_bytes(s, s->pkt[e->b].size);
         break;
     case EV_DELIVER: o->in_links++; break;
     case EV_CREDIT: o->expect[e->a] += e->b; break;
@@ -446,7 +451,8 @@ int sim_check_invariants(sim_t *s, int drained)
     uint32_t nb = s->nports * s->nvc;
     int64_t *expect = xcalloc(nb, sizeof *expect);   /* bytes owed to each output's credit counter */
     uint64_t in_buffers = 0, in_links = 0;
-    for (uint32_t b = 0; b < nb; b++) {
+    if (s->vn) bad |= voqnet_check(s, &in_buffers);
+    for (uint32_t b = 0; b < (s->vn ? 0 : nb); b++) {
         const vcq_t *q = &s->vq[b];
         struct tally ty = { 0, 0 };
         buffer_foreach(s, b, tally_pkt, &ty);

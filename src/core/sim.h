@@ -27,6 +27,7 @@ enum ev_type {
     EV_NIC_DONE,     /* a = node: the injection link becomes free */
     EV_SAMPLE,       /* time series sample and watchdog */
     EV_CYCLE,        /* flit model: one router cycle */
+    EV_DCREDIT,      /* VOQnet: a = destination queue, b = bytes: credits reach its upstream output */
 };
 
 typedef struct sim {
@@ -53,6 +54,10 @@ typedef struct sim {
     uint32_t voq_radix;      /* VOQs per input VC: the largest switch radix */
     voq_t *voq;              /* [(port * nvc + vc) * voq_radix + output] */
     uint64_t *voq_mask;      /* [port * nvc + vc]: outputs with a non-empty VOQ */
+
+    /* VOQnet (queuing.scheme = voqnet): a queue per destination at every
+     * switch input, created on demand (src/net/switch_voqnet.c) */
+    struct voqnet *vn;
 
     /* packets */
     packet_t *pkt;

@@ -12,18 +12,44 @@ void link_send(sim_t *s, uint32_t go, uint32_t id);
  * through the crossbar to local output o and onto its link. */
 void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, uint8_t vc);
 
+/* A packet's head enters the switch input it was sent to: it now occupies
+ * the VC chosen upstream and has crossed one more switch. */
+static inline packet_t *pkt_enter(sim_t *s, uint32_t id)
+{
+    packet_t *p = &s->pkt[id];
+    p->vc = p->out_vc;
+    p->hops++;
+    return p;
+}
+
 /* Event handlers. */
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id);
 /* The VOQ switch (switch.voq): the same events with per-output queues. */
 void voq_arrive(sim_t *s, uint32_t gi, uint32_t id);
 void voq_service(sim_t *s, uint32_t w);
 void voq_setup(sim_t *s);
+/* VOQnet (src/net/switch_voqnet.c): per-destination queues and credits. */
+struct cfg;
+void voqnet_setup(sim_t *s, struct cfg *c);
+void voqnet_free(sim_t *s);
+void voqnet_arrive(sim_t *s, uint32_t gi, uint32_t id);
+void voqnet_service(sim_t *s, uint32_t w);
+void voqnet_release(sim_t *s, uint32_t g);
+void voqnet_credit(sim_t *s, uint32_t x, uint32_t bytes);
+/* Room for occ bytes in the queue for dst at switch input port `port`; take it. */
+int voqnet_room(const sim_t *s, uint32_t port, uint32_t dst, uint32_t occ);
+void voqnet_take(sim_t *s, uint32_t port, uint32_t dst, uint32_t occ);
+/* Destination queues that exist now, and at most so far. */
+void voqnet_queue_counts(const sim_t *s, uint32_t *live, uint32_t *peak);
+void voqnet_foreach(sim_t *s, uint32_t port, void (*f)(sim_t *s, uint32_t id, void *arg), void *arg);
 /* The packets queued in buffer b (global port * nvc + vc), in no particular order. */
 typedef void (*pkt_visit_fn)(sim_t *s, uint32_t id, void *arg);
 void buffer_foreach(sim_t *s, uint32_t b, pkt_visit_fn f, void *arg);
 /* The next hop a blocked buffer waits for (for deadlock reports): 0 if empty. */
 int buffer_waits_for(const sim_t *s, uint32_t b, uint32_t *out, uint32_t *ovc);
 void port_xdone(sim_t *s, uint32_t go);
+/* VOQnet invariants (adds the packets it holds to *in_buffers); nonzero if broken. */
+int voqnet_check(sim_t *s, uint64_t *in_buffers);
 void switch_service(sim_t *s, uint32_t w);
 void nic_service(sim_t *s, uint32_t n);
 void nic_deliver(sim_t *s, uint32_t id);

@@ -81,6 +81,7 @@ typedef struct port {
     uint8_t in_busy;      /* input side feeding the crossbar */
     uint32_t feed;        /* output side: the input port feeding it */
     uint32_t rel_bytes;   /* input: bytes freed when the current transfer ends */
+    uint32_t rel_dq;      /* VOQnet: the destination queue they are freed from */
     uint8_t rel_vc;
     uint8_t grant_ptr;    /* iSLIP pointer as an output */
     uint8_t accept_ptr;   /* iSLIP pointer as an input */

@@ -134,30 +134,60 @@ static void srcq_pull(sim_t *s, uint32_t n)
     }
 }
 
+/* Room at the first switch for `size` bytes of a message to dst on VC v. */
+static inline int inject_room(const sim_t *s, const nic_t *c, uint32_t v, uint32_t dst, uint32_t size)
+{
+    if (s->vn) return voqnet_room(s, s->port[c->port].peer, dst, occ_bytes(s, size));
+    return s->credits[c->port * s->nvc + v] >= (int32_t)occ_bytes(s, size);
+}
+
+/* The message to send from: per VC, round-robin among the VCs whose head has
+ * room; under VOQnet (one queue), the first message in generation order whose
+ * destination queue at the leaf switch has room, so no destination waits
+ * behind another. Returns 0 if none can go. */
+static int srcq_pick(sim_t *s, nic_t *c, uint32_t *qv, uint32_t *pos)
+{
+    uint32_t nq = s->nsqs, v = c->srcq_rr;
+    if (s->vn) {
+        srcq_t *q = &c->srcq[0];
+        for (uint32_t j = 0; j < q->n; j++) {
+            const srcmsg_t *m = &q->m[(q->head + j) % q->cap];
+            if (inject_room(s, c, 0, m->dst, m->left < s->mtu ? m->left : s->mtu)) { *qv = 0; *pos = j; return 1; }
+        }
+        return 0;
+    }
+    for (uint32_t k = 0; k < nq; k++, v = v + 1 == nq ? 0 : v + 1) {
+        srcq_t *q = &c->srcq[v];
+        if (!q->n) continue;
+        const srcmsg_t *m = &q->m[q->head];
+        if (inject_room(s, c, v, m->dst, m->left < s->mtu ? m->left : s->mtu)) { *qv = v; *pos = 0; return 1; }
+    }
+    return 0;
+}
+
 static void srcq_service(sim_t *s, uint32_t n)
 {
     nic_t *c = &s->nic[n];
+    uint32_t v, j;
     srcq_pull(s, n);
-    if (!c->busy) {
-        uint32_t nq = s->nsqs, v = c->srcq_rr;
-        for (uint32_t k = 0; k < nq; k++, v = v + 1 == nq ? 0 : v + 1) {
-            srcq_t *q = &c->srcq[v];
-            if (!q->n) continue;
-            srcmsg_t *m = &q->m[q->head];
-            uint32_t size = m->left < s->mtu ? m->left : s->mtu;
-            if (s->credits[c->port * s->nvc + v] < (int32_t)occ_bytes(s, size)) continue;
-            c->msg_gen = m->gen;
-            c->msg_dst = m->dst;
-            c->msg_id = m->msg;
-            c->msg_left = m->left;
-            uint32_t id = nic_make_packet(s, n, size, (uint8_t)v);
-            if ((m->left = c->msg_left) == 0) { q->head = q->head + 1 == q->cap ? 0 : q->head + 1; q->n--; }
-            c->msg_left = 0;
-            c->srcq_rr = (uint8_t)(v + 1 == nq ? 0 : v + 1);
-            c->busy = 1;
-            link_send(s, c->port, id);
-            break;
+    if (!c->busy && srcq_pick(s, c, &v, &j)) {
+        srcq_t *q = &c->srcq[v];
+        srcmsg_t *m = &q->m[(q->head + j) % q->cap];
+        uint32_t size = m->left < s->mtu ? m->left : s->mtu;
+        c->msg_gen = m->gen;
+        c->msg_dst = m->dst;
+        c->msg_id = m->msg;
+        c->msg_left = m->left;
+        uint32_t id = nic_make_packet(s, n, size, (uint8_t)v);
+        if ((m->left = c->msg_left) == 0) {   /* message sent: close the gap it leaves */
+            for (uint32_t k = j; k > 0; k--) q->m[(q->head + k) % q->cap] = q->m[(q->head + k - 1) % q->cap];
+            q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+            q->n--;
         }
+        c->msg_left = 0;
+        c->srcq_rr = (uint8_t)(v + 1 == s->nsqs ? 0 : v + 1);
+        c->busy = 1;
+        link_send(s, c->port, id);
     }
     /* Idle: wake at the next generation, a new message may find its VC free.
      * (Busy: the end of the transmission serves the node.) */
@@ -174,7 +204,7 @@ void nic_service(sim_t *s, uint32_t n)
     uint8_t vc;
     if (c->srcq) { srcq_service(s, n); return; }
     if (c->busy || !nic_peek(s, n, &size, &vc)) return;
-    if (s->credits[c->port * s->nvc + vc] < (int32_t)occ_bytes(s, size)) return;   /* a credit will wake us */
+    if (!inject_room(s, c, vc, c->msg_dst, size)) return;   /* a credit will wake us */
     uint32_t id = nic_make_packet(s, n, size, vc);
     c->busy = 1;
     link_send(s, c->port, id);

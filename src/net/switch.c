@@ -18,7 +18,8 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     uint32_t peer = o->peer, cv = go * s->nvc + p->out_vc;
     simtime_t ser = ser_time(s, p->size);
     uint32_t occ = occ_bytes(s, p->size);
-    s->credits[cv] -= (int32_t)occ;
+    if (s->vn && !(s->port[peer].dev & NIC_BIT)) voqnet_take(s, peer, p->dst, occ);
+    else s->credits[cv] -= (int32_t)occ;
     o->out_busy = 1;
     evq_push(&s->evq, s->now + ser, EV_XDONE, go, 0);
     s->st.pkt_hops++;
@@ -104,11 +105,9 @@ static inline void head_load(sim_t *s, sw_t *sw, uint32_t w, unsigned i, vcq_t *
 
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
 {
-    packet_t *p = &s->pkt[id];
+    packet_t *p = pkt_enter(s, id);
     port_t *in = &s->port[gi];
     uint32_t w = in->dev;
-    p->vc = p->out_vc;
-    p->hops++;
     vcq_t *q = &s->vq[gi * s->nvc + p->vc];
     q->bytes += occ_bytes(s, p->size);
     if (q->bytes > s->vc_cap_sw)
@@ -144,8 +143,12 @@ void port_xdone(sim_t *s, uint32_t go)
     in->in_busy = 0;
     s->sw[o->dev].in_busy &= ~(1ull << in->local);
     s->sw[o->dev].out_busy &= ~(1ull << o->local);
-    s->vq[o->feed * s->nvc + in->rel_vc].bytes -= in->rel_bytes;
-    evq_push(&s->evq, s->now + s->link_delay, EV_CREDIT, in->peer * s->nvc + in->rel_vc, in->rel_bytes);
+    if (s->vn) {
+        voqnet_release(s, o->feed);
+    } else {
+        s->vq[o->feed * s->nvc + in->rel_vc].bytes -= in->rel_bytes;
+        evq_push(&s->evq, s->now + s->link_delay, EV_CREDIT, in->peer * s->nvc + in->rel_vc, in->rel_bytes);
+    }
     sim_touch_switch(s, o->dev);
 }
 
@@ -242,6 +245,10 @@ void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, u
 
 void buffer_foreach(sim_t *s, uint32_t b, pkt_visit_fn f, void *arg)
 {
+    if (s->vn) {   /* one buffer per port (switch.vcs = 1), split per destination */
+        voqnet_foreach(s, b, f, arg);
+        return;
+    }
     if (!s->voq_mode) {
         for (uint32_t id = s->vq[b].head; id != ICN_NIL; id = s->pkt[id].next) f(s, id, arg);
         return;
@@ -254,6 +261,7 @@ void buffer_foreach(sim_t *s, uint32_t b, pkt_visit_fn f, void *arg)
 
 int buffer_waits_for(const sim_t *s, uint32_t b, uint32_t *out, uint32_t *ovc)
 {
+    if (s->vn) return 0;   /* the cycle report does not follow VOQnet's per-destination queues */
     if (!s->voq_mode) {
         const vcq_t *q = &s->vq[b];
         if (!q->npk) return 0;

@@ -45,12 +45,10 @@ static inline int head_ready(const sim_t *s, uint32_t port0, uint32_t b, uint32_
 
 void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
 {
-    packet_t *p = &s->pkt[id];
+    packet_t *p = pkt_enter(s, id);
     port_t *in = &s->port[gi];
     uint32_t w = in->dev;
     sw_t *sw = &s->sw[w];
-    p->vc = p->out_vc;
-    p->hops++;
     uint32_t b = gi * s->nvc + p->vc;
     vcq_t *q = &s->vq[b];
     q->bytes += occ_bytes(s, p->size);
