@@ -479,6 +479,15 @@ int sim_check_invariants(sim_t *s, int drained)
             expect[s->port[g].peer * s->nvc + b % s->nvc] += q->bytes;
         else if (q->npk) { fprintf(stderr, "invariant: packets queued at unconnected port %u\n", g); bad = 1; }
     }
+    for (uint32_t n = 0; n < s->nnodes; n++)   /* source queues cache their head message */
+        for (uint32_t v = 0; s->nic[n].srcq && v < s->nsqs; v++) {
+            const srcq_t *q = &s->nic[n].srcq[v];
+            const srcmsg_t *m = q->n ? &q->m[q->head] : NULL;
+            if (m && (q->hdst != m->dst || q->hsize != (m->left < s->mtu ? m->left : s->mtu))) {
+                fprintf(stderr, "invariant: node %u source queue %u caches a wrong head\n", n, v);
+                bad = 1;
+            }
+        }
     struct owed o = { s, expect, 0 };
     evq_foreach(&s->evq, owed_by_event, &o);
     in_links = o.in_links;

@@ -102,7 +102,9 @@ typedef struct sw {
 
 /* A message waiting in a per-VC source queue (nic.queues = per-vc). */
 typedef struct srcmsg { simtime_t gen; uint32_t dst, left, msg; } srcmsg_t;
-typedef struct srcq { srcmsg_t *m; uint32_t head, n, cap; } srcq_t;
+/* hdst, hsize: the head message's destination and next packet size, kept
+ * here so that choosing a VC does not touch the (scattered) message rings. */
+typedef struct srcq { srcmsg_t *m; uint32_t head, n, cap, hdst, hsize; } srcq_t;
 
 typedef struct nic {
     uint32_t port;        /* global port id */

@@ -108,6 +108,14 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
  * filled lazily, whenever the node is serviced, so an idle source costs no
  * events. */
 
+static inline void srcq_head_cache(const sim_t *s, srcq_t *q)
+{
+    if (!q->n) return;
+    const srcmsg_t *m = &q->m[q->head];
+    q->hdst = m->dst;
+    q->hsize = m->left < s->mtu ? m->left : s->mtu;
+}
+
 static void srcq_pull(sim_t *s, uint32_t n)
 {
     nic_t *c = &s->nic[n];
@@ -130,6 +138,7 @@ static void srcq_pull(sim_t *s, uint32_t n)
             q->cap = cap;
         }
         q->m[(q->head + q->n++) % q->cap] = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id };
+        if (q->n == 1) srcq_head_cache(s, q);
         c->msg_left = 0;
     }
 }
@@ -157,10 +166,8 @@ static int srcq_pick(sim_t *s, nic_t *c, uint32_t *qv, uint32_t *pos)
         return 0;
     }
     for (uint32_t k = 0; k < nq; k++, v = v + 1 == nq ? 0 : v + 1) {
-        srcq_t *q = &c->srcq[v];
-        if (!q->n) continue;
-        const srcmsg_t *m = &q->m[q->head];
-        if (inject_room(s, c, v, m->dst, m->left < s->mtu ? m->left : s->mtu)) { *qv = v; *pos = 0; return 1; }
+        const srcq_t *q = &c->srcq[v];
+        if (q->n && inject_room(s, c, v, q->hdst, q->hsize)) { *qv = v; *pos = 0; return 1; }
     }
     return 0;
 }
@@ -184,6 +191,7 @@ static void srcq_service(sim_t *s, uint32_t n)
             q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
             q->n--;
         }
+        srcq_head_cache(s, q);
         c->msg_left = 0;
         c->srcq_rr = (uint8_t)(v + 1 == s->nsqs ? 0 : v + 1);
         c->busy = 1;
