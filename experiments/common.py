@@ -52,14 +52,15 @@ def render(gp_path):
     return True
 
 
-def grid_plot(gp_path, png, title, panels, ncols, xlabel, ylabel, xrange=None, extra=()):
+def grid_plot(gp_path, png, title, panels, ncols, xlabel, ylabel, xrange=None, extra=(),
+              panel=(360, 280), key="top right font ',8'"):
     """A multiplot of panels laid out in ncols columns. Each panel is
     (title, [(csv file, x column, y column, curve title), ...]); the CSV
     files are comma-separated with a header line. `extra`: gnuplot lines
     applied to every panel (e.g. an arrow marking the end of warm-up)."""
     nrows = (len(panels) + ncols - 1) // ncols
-    g = ["set terminal pngcairo size %d,%d noenhanced" % (360 * ncols, 280 * nrows + 40),
-         "set output '%s'" % png, "set datafile separator ','", "set key top right font ',8'",
+    g = ["set terminal pngcairo size %d,%d noenhanced" % (panel[0] * ncols, panel[1] * nrows + 40),
+         "set output '%s'" % png, "set datafile separator ','", "set key %s" % key,
          "set yrange [0:1.05]", "set grid", "set xlabel '%s'" % xlabel, "set ylabel '%s'" % ylabel]
     if xrange:
         g.append("set xrange [%s:%s]" % xrange)

@@ -81,8 +81,9 @@ def report(args, out):
         write_csv(os.path.join(out, tag + ".csv"), ["scheme", "voq", "routing", xl.split()[0], "accepted"], rows)
         extra = ["set arrow from 1000, graph 0 to 1000, graph 1 nohead dt 2"] if args.what == "time" else []
         gp = os.path.join(out, tag + ".gp")
+        # 17 curves per panel: the key goes beside each panel
         grid_plot(gp, tag + ".png", "Seed 002 %s: %s, %d-node RLFT" % (label % fig, sname, args.nodes), panels, 2, xl,
-                  "normalized throughput", None, extra)
+                  "normalized throughput", None, extra, panel=(720, 330), key="outside right top font ',7' spacing 0.8")
         render(gp)
         print("%s (%s): %d points -> %s" % (label % fig, sname, len(rows), os.path.join(out, tag + ".csv")))
 
