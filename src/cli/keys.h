@@ -53,7 +53,7 @@
  X(ROUTING_ESCAPE_AFTER, "routing.escape_after", KT_INT, "64", 0, 65535, "Adaptive routings: after this many lost arbitrations a packet waits only for its escape channel (seed 004's starvation guard; 0 = never).") \
  X(ROUTING_LTTH, "routing.ltth", KT_DOUBLE, "0.25", 0, 1, "Fat-tree routings with a trigger (ADAP-TH-*, ADAP-2TH-*, afi): low triggering threshold as a fraction of a VC's credits. TH/2TH leave D-mod-K when its port's downstream VC has fewer free credits than this; AFI adapts when they are at most this (its 75 % occupancy threshold).") \
  X(ROUTING_HTTH, "routing.htth", KT_DOUBLE, "0.5", 0, 1, "ADAP-2TH-*: high triggering threshold as a fraction of a VC's credits; after triggering, D-mod-K is used again once its port's downstream VC has at least this many free credits.") \
- X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Static queuing scheme mapping packets to VCs at injection: see `icnsim --list`.") \
+ X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Queuing scheme: how packets map onto VCs (at injection; at every hop for voqsw and vftree-hop) or, for voqnet, onto per-destination queues: see `icnsim --list`.") \
  X(QUEUING_DEPTH, "queuing.queue_size", KT_BYTES, "0", 0, 4e9, "queuing.scheme = voqnet: bytes of each per-destination queue at a switch input, with its own credits; 0 = two packets (packet.mtu), enough for full link rate. Queues exist only while they hold packets or owe credits.") \
  X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \
  X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \
