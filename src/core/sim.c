@@ -175,6 +175,18 @@ static void setup_policies(sim_t *s, cfg_t *c)
             cfg_fail(c, K_SW_VOQ, "routing %s offers several outputs per packet; a VOQ switch needs one at arrival", s->routing->name);
         voq_setup(s);
     }
+    if (!s->flit_mode) {
+        const char *when = cfg_str(c, K_ROUTING_WHEN);
+        if (!strcmp(when, "arrival")) s->route_at_arrival = 1;
+        else if (strcmp(when, "head")) cfg_fail(c, K_ROUTING_WHEN, "must be head or arrival");
+        if (s->route_at_arrival && s->routing->multi_cand)
+            cfg_fail(c, K_ROUTING_WHEN, "routing %s offers several outputs per packet to choose from when it reaches "
+                     "the head; routing at arrival needs one", s->routing->name);
+        if (s->voq_mode && cfg_is_set(c, K_ROUTING_WHEN) && !s->route_at_arrival)
+            cfg_fail(c, K_ROUTING_WHEN, "a VOQ switch routes each packet when it arrives (its output picks its VOQ)");
+    } else if (cfg_is_set(c, K_ROUTING_WHEN)) {
+        cfg_fail(c, K_ROUTING_WHEN, "the flit-level router routes a header when it reaches the front of its FIFO");
+    }
     if (s->routing->owns_vcs) {
         extern const queuing_ops queuing_routing;   /* VC 0 at injection; the routing picks the rest */
         s->queuing = &queuing_routing;

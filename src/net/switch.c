@@ -97,7 +97,12 @@ static inline void head_load(sim_t *s, sw_t *sw, uint32_t w, unsigned i, vcq_t *
     const packet_t *h = &s->pkt[id];
     q->head_size = occ_bytes(s, h->size);
     q->tries = 0;
-    q->ncand = (uint8_t)s->routing->route(s, w, i, h, q->cand);
+    if (s->route_at_arrival) {   /* routed when it entered the buffer (switch_arrive) */
+        q->ncand = 1;
+        q->cand[0] = (cand_t){ (uint8_t)h->out, h->out_vc, FC_VCT, 0 };
+    } else {
+        q->ncand = (uint8_t)s->routing->route(s, w, i, h, q->cand);
+    }
     uint64_t outs = cand_outs(q);
     want_set(s, sw, i, outs);
     sw->wanted |= outs;
@@ -114,6 +119,12 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
         die("buffer overflow at switch %u port %u vc %u (%u > %u bytes)",
             w, in->local, p->vc, q->bytes, s->vc_cap_sw);
     p->next = ICN_NIL;
+    if (s->route_at_arrival) {   /* routing.when = arrival: decide now, with the credits of now */
+        cand_t c[MAX_CAND];
+        s->routing->route(s, w, in->local, p, c);
+        p->out = c[0].out;
+        p->out_vc = c[0].ovc;
+    }
     if (q->npk++ == 0) {
         q->head = q->tail = id;
         q->second = ICN_NIL;
