@@ -67,7 +67,7 @@ TEST(claim_vftree_restricted_beats_fully_adaptive_under_incast)
     for (int voq = 0; voq <= 1; voq++) {
         double k3 = run432("vftree-hop", 3, "ADAP-2TH-S-K/3", "hs10-1", voq);
         double fa = run432("vftree-hop", 3, "fully-adaptive", "hs10-1", voq);
-        CHECK(fa < 0.2 && k3 > fa + 0.2, "vFtree%s HS10-1: 2TH-*S-K/3 %.3f, fully adaptive %.3f", voq ? " with VOQs" : "", k3, fa);
+        CHECK(fa < 0.25 && k3 > fa + 0.2, "vFtree%s HS10-1: 2TH-*S-K/3 %.3f, fully adaptive %.3f", voq ? " with VOQs" : "", k3, fa);
     }
 }
 
