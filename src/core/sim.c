@@ -495,7 +495,7 @@ int sim_check_invariants(sim_t *s, int drained)
         for (uint32_t v = 0; s->nic[n].srcq && v < s->nsqs; v++) {
             const srcq_t *q = &s->nic[n].srcq[v];
             const srcmsg_t *m = q->n ? &q->m[q->head] : NULL;
-            if (m && (q->hdst != m->dst || q->hsize != (m->left < s->mtu ? m->left : s->mtu))) {
+            if (m && (q->hdst != m->dst || q->hsize != next_pkt_size(s, m->left))) {
                 fprintf(stderr, "invariant: node %u source queue %u caches a wrong head\n", n, v);
                 bad = 1;
             }

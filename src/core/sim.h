@@ -114,6 +114,12 @@ static inline uint32_t occ_bytes(const sim_t *s, uint32_t size)
     return s->gran == 1 ? size : (size + s->gran - 1) / s->gran * s->gran;
 }
 
+/* Size of the next packet of a message with `left` bytes still to send. */
+static inline uint32_t next_pkt_size(const sim_t *s, uint32_t left)
+{
+    return left < s->mtu ? left : s->mtu;
+}
+
 /* Mean message size in bytes (the load's unit of work). */
 static inline double mean_msg_size(const sim_t *s)
 {

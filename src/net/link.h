@@ -22,6 +22,16 @@ static inline packet_t *pkt_enter(sim_t *s, uint32_t id)
     return p;
 }
 
+/* The idle inputs of switch sw that want some idle output: the only ones
+ * that can have a request when it is serviced (every switch architecture). */
+static inline uint64_t inputs_to_offer(const sim_t *s, const sw_t *sw, uint64_t free_out)
+{
+    uint64_t m = 0;
+    for (uint64_t outs = sw->wanted & free_out; outs; outs &= outs - 1)
+        m |= s->want[sw->port0 + (unsigned)__builtin_ctzll(outs)];
+    return m & ~sw->in_busy;
+}
+
 /* Event handlers. */
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id);
 /* The VOQ switch (switch.voq): the same events with per-output queues. */
@@ -41,10 +51,11 @@ int voqnet_room(const sim_t *s, uint32_t port, uint32_t dst, uint32_t occ);
 void voqnet_take(sim_t *s, uint32_t port, uint32_t dst, uint32_t occ);
 /* Destination queues that exist now, and at most so far. */
 void voqnet_queue_counts(const sim_t *s, uint32_t *live, uint32_t *peak);
-void voqnet_foreach(sim_t *s, uint32_t port, void (*f)(sim_t *s, uint32_t id, void *arg), void *arg);
 /* The packets queued in buffer b (global port * nvc + vc), in no particular order. */
 typedef void (*pkt_visit_fn)(sim_t *s, uint32_t id, void *arg);
 void buffer_foreach(sim_t *s, uint32_t b, pkt_visit_fn f, void *arg);
+/* VOQnet: the packets queued at switch input `port`, over all its destination queues. */
+void voqnet_foreach(sim_t *s, uint32_t port, pkt_visit_fn f, void *arg);
 /* The next hop a blocked buffer waits for (for deadlock reports): 0 if empty. */
 int buffer_waits_for(const sim_t *s, uint32_t b, uint32_t *out, uint32_t *ovc);
 void port_xdone(sim_t *s, uint32_t go);

@@ -71,7 +71,7 @@ int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc)
         }
         nic_take_message(s, n);
     }
-    *size = c->msg_left < s->mtu ? c->msg_left : s->mtu;
+    *size = next_pkt_size(s, c->msg_left);
     *vc = s->queuing->vc(s, n, c->msg_dst);
     return 1;
 }
@@ -113,7 +113,7 @@ static inline void srcq_head_cache(const sim_t *s, srcq_t *q)
     if (!q->n) return;
     const srcmsg_t *m = &q->m[q->head];
     q->hdst = m->dst;
-    q->hsize = m->left < s->mtu ? m->left : s->mtu;
+    q->hsize = next_pkt_size(s, m->left);
 }
 
 static void srcq_pull(sim_t *s, uint32_t n)
@@ -161,7 +161,7 @@ static int srcq_pick(sim_t *s, nic_t *c, uint32_t *qv, uint32_t *pos)
         srcq_t *q = &c->srcq[0];
         for (uint32_t j = 0; j < q->n; j++) {
             const srcmsg_t *m = &q->m[(q->head + j) % q->cap];
-            if (inject_room(s, c, 0, m->dst, m->left < s->mtu ? m->left : s->mtu)) { *qv = 0; *pos = j; return 1; }
+            if (inject_room(s, c, 0, m->dst, next_pkt_size(s, m->left))) { *qv = 0; *pos = j; return 1; }
         }
         return 0;
     }
@@ -180,7 +180,7 @@ static void srcq_service(sim_t *s, uint32_t n)
     if (!c->busy && srcq_pick(s, c, &v, &j)) {
         srcq_t *q = &c->srcq[v];
         srcmsg_t *m = &q->m[(q->head + j) % q->cap];
-        uint32_t size = m->left < s->mtu ? m->left : s->mtu;
+        uint32_t size = next_pkt_size(s, m->left);
         c->msg_gen = m->gen;
         c->msg_dst = m->dst;
         c->msg_id = m->msg;

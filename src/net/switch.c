@@ -166,25 +166,21 @@ void port_xdone(sim_t *s, uint32_t go)
 void switch_service(sim_t *s, uint32_t w)
 {
     sw_t *sw = &s->sw[w];
-    uint64_t free_out = ~sw->out_busy, outs = sw->wanted & free_out, in = 0, seen = 0, req[MAX_RADIX];
+    uint64_t free_out = ~sw->out_busy, in = 0, req[MAX_RADIX];
     uint8_t match[MAX_RADIX];
     uint32_t nvc = s->nvc, port0 = sw->port0;
     /* Requests: each idle input offers, per VC head, its first available
      * candidate; only heads with a candidate on an idle output can have one. */
-    for (; outs; outs &= outs - 1) {
-        unsigned o = (unsigned)__builtin_ctzll(outs);
-        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy & ~seen; m; m &= m - 1) {
-            unsigned i = (unsigned)__builtin_ctzll(m);
-            const vcq_t *q = &s->vq[(port0 + i) * nvc];
-            seen |= 1ull << i;
-            req[i] = 0;
-            for (uint32_t v = 0; v < nvc; v++) {
-                if (!q[v].npk) continue;
-                const cand_t *c = first_avail(s, port0, free_out, &q[v]);
-                if (c) req[i] |= 1ull << c->out;
-            }
-            if (req[i]) in |= 1ull << i;
+    for (uint64_t m = inputs_to_offer(s, sw, free_out); m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        const vcq_t *q = &s->vq[(port0 + i) * nvc];
+        req[i] = 0;
+        for (uint32_t v = 0; v < nvc; v++) {
+            if (!q[v].npk) continue;
+            const cand_t *c = first_avail(s, port0, free_out, &q[v]);
+            if (c) req[i] |= 1ull << c->out;
         }
+        if (req[i]) in |= 1ull << i;
     }
     if (!in) return;
     s->arbiter->match(s, w, in, req, match);

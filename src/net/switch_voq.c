@@ -79,23 +79,19 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
 void voq_service(sim_t *s, uint32_t w)
 {
     sw_t *sw = &s->sw[w];
-    uint64_t free_out = ~sw->out_busy, outs = sw->wanted & free_out, in = 0, seen = 0, req[MAX_RADIX];
+    uint64_t free_out = ~sw->out_busy, in = 0, req[MAX_RADIX];
     uint8_t match[MAX_RADIX];
     uint32_t nvc = s->nvc, port0 = sw->port0;
-    for (; outs; outs &= outs - 1) {
-        unsigned o = (unsigned)__builtin_ctzll(outs);
-        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy & ~seen; m; m &= m - 1) {
-            unsigned i = (unsigned)__builtin_ctzll(m);
-            uint32_t b0 = (port0 + i) * nvc;
-            seen |= 1ull << i;
-            req[i] = 0;
-            for (uint32_t v = 0; v < nvc; v++)
-                for (uint64_t k = s->voq_mask[b0 + v] & free_out & ~req[i]; k; k &= k - 1) {
-                    unsigned o2 = (unsigned)__builtin_ctzll(k);
-                    if (head_ready(s, port0, b0 + v, o2)) req[i] |= 1ull << o2;
-                }
-            if (req[i]) in |= 1ull << i;
-        }
+    for (uint64_t m = inputs_to_offer(s, sw, free_out); m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        uint32_t b0 = (port0 + i) * nvc;
+        req[i] = 0;
+        for (uint32_t v = 0; v < nvc; v++)
+            for (uint64_t k = s->voq_mask[b0 + v] & free_out & ~req[i]; k; k &= k - 1) {
+                unsigned o2 = (unsigned)__builtin_ctzll(k);
+                if (head_ready(s, port0, b0 + v, o2)) req[i] |= 1ull << o2;
+            }
+        if (req[i]) in |= 1ull << i;
     }
     if (!in) return;
     s->arbiter->match(s, w, in, req, match);

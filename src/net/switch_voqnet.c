@@ -273,21 +273,17 @@ void voqnet_service(sim_t *s, uint32_t w)
 {
     struct voqnet *v = s->vn;
     sw_t *sw = &s->sw[w];
-    uint64_t free_out = ~sw->out_busy, outs = sw->wanted & free_out, in = 0, seen = 0, req[MAX_RADIX];
+    uint64_t free_out = ~sw->out_busy, in = 0, req[MAX_RADIX];
     uint8_t match[MAX_RADIX];
     uint32_t port0 = sw->port0;
-    for (; outs; outs &= outs - 1) {
-        unsigned o = (unsigned)__builtin_ctzll(outs);
-        for (uint64_t m = s->want[port0 + o] & ~sw->in_busy & ~seen; m; m &= m - 1) {
-            unsigned i = (unsigned)__builtin_ctzll(m);
-            seen |= 1ull << i;
-            req[i] = 0;
-            for (uint32_t x = v->first[port0 + i]; x != ICN_NIL; x = v->q[x].next) {
-                const dq_t *d = &v->q[x];
-                if ((free_out & ~req[i]) >> d->out & 1 && head_ready(s, port0, d)) req[i] |= 1ull << d->out;
-            }
-            if (req[i]) in |= 1ull << i;
+    for (uint64_t m = inputs_to_offer(s, sw, free_out); m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        req[i] = 0;
+        for (uint32_t x = v->first[port0 + i]; x != ICN_NIL; x = v->q[x].next) {
+            const dq_t *d = &v->q[x];
+            if ((free_out & ~req[i]) >> d->out & 1 && head_ready(s, port0, d)) req[i] |= 1ull << d->out;
         }
+        if (req[i]) in |= 1ull << i;
     }
     if (!in) return;
     s->arbiter->match(s, w, in, req, match);
@@ -345,7 +341,7 @@ void voqnet_credit(sim_t *s, uint32_t x, uint32_t bytes)
 
 /* ---- inspection ---- */
 
-void voqnet_foreach(sim_t *s, uint32_t g, void (*f)(sim_t *s, uint32_t id, void *arg), void *arg)
+void voqnet_foreach(sim_t *s, uint32_t g, pkt_visit_fn f, void *arg)
 {
     for (uint32_t x = s->vn->first[g]; x != ICN_NIL; x = s->vn->q[x].next)
         for (uint32_t id = s->vn->q[x].head; id != ICN_NIL; id = s->pkt[id].next) f(s, id, arg);
