@@ -60,7 +60,8 @@ typedef struct sim {
     struct voqnet *vn;
 
     /* packets */
-    packet_t *pkt;
+    packet_t *pkt;           /* 64-byte aligned */
+    pkt_times_t *ptime;      /* [packet id] */
     uint32_t npkt_cap, pkt_free, pkt_live;
 
     /* multi-packet messages: [id] = packets still to deliver, generation time */

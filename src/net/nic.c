@@ -81,8 +81,7 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     nic_t *c = &s->nic[n];
     uint32_t id = pkt_alloc(s);
     packet_t *p = &s->pkt[id];
-    p->gen_time = c->msg_gen;
-    p->inj_time = s->now;
+    s->ptime[id] = (pkt_times_t){ c->msg_gen, s->now };
     p->src = n;
     p->dst = c->msg_dst;
     p->size = size;
@@ -221,20 +220,21 @@ void nic_service(sim_t *s, uint32_t n)
 void nic_deliver(sim_t *s, uint32_t id)
 {
     packet_t *p = &s->pkt[id];
+    const pkt_times_t *pt = &s->ptime[id];
     stats_t *st = &s->st;
     st->del_pkts++;
     int64_t bin = ts_bin(st, s->now);
     if (bin >= 0) {
         st->ts_del_bytes[bin] += p->size;
         st->ts_del_pkts[bin]++;
-        st->ts_lat_sum[bin] += (double)(s->now - p->gen_time);
+        st->ts_lat_sum[bin] += (double)(s->now - pt->gen);
     }
     if (s->now >= s->warmup && s->now < s->stop) {
         st->w_del_pkts++;
         st->w_del_bytes += p->size;
         s->nic[p->dst].rx_bytes += p->size;
     }
-    simtime_t msg_gen = p->gen_time;
+    simtime_t msg_gen = pt->gen;
     int msg_done = 1;
     if (p->msg != ICN_NIL) {
         msg_done = --s->msg_left[p->msg] == 0;
@@ -244,9 +244,9 @@ void nic_deliver(sim_t *s, uint32_t id)
             s->msg_free = p->msg;
         }
     }
-    if (p->gen_time >= s->warmup) {
-        hist_add(&st->lat, s->now - p->gen_time);
-        hist_add(&st->net, s->now - p->inj_time);
+    if (pt->gen >= s->warmup) {
+        hist_add(&st->lat, s->now - pt->gen);
+        hist_add(&st->net, s->now - pt->inj);
         st->w_hops_sum += p->hops;
         st->w_lat_pkts++;
         if (msg_done) hist_add(&st->msg, s->now - msg_gen);
