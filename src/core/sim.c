@@ -452,8 +452,10 @@ static int loop(sim_t *s)
         if (s->npend && t > s->now) { run_services(s); continue; }
         if (t >= s->end) break;
         uint32_t n = 0;
+        /* A sample (the deadlock watchdog) closes its batch, so a run never
+         * stops with events popped but not handled. */
         do evq_pop(&s->evq, &batch[n++]);
-        while (n < EV_BATCH && evq_top_time(&s->evq) == t);
+        while (n < EV_BATCH && evq_top_time(&s->evq) == t && ev_type(&batch[n - 1]) != EV_SAMPLE);
         s->now = t;
         for (uint32_t i = 0; i < n && i < 2 * PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 0);
         for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 1);
@@ -462,17 +464,12 @@ static int loop(sim_t *s)
             if (i + PREFETCH_AHEAD < n) prefetch_event(s, &batch[i + PREFETCH_AHEAD], 1);
             s->st.events++;
             dispatch(s, &batch[i]);
-            if (s->deadlocked) {
-                /* The run ends here; give the events not handled back to
-                 * the queue so that its contents still account for every
-                 * packet on a link (sim_check_invariants). */
-                for (uint32_t j = i + 1; j < n; j++)
-                    evq_push(&s->evq, batch[j].time, ev_type(&batch[j]), batch[j].a, batch[j].b);
-                if (s->progress_tty) fputc('\n', stderr);
-                if (s->flit_mode) flit_deadlock_report(s);
-                else deadlock_report(s);
-                return EXIT_DEADLOCK;
-            }
+        }
+        if (s->deadlocked) {   /* set only by a sample, the last event of its batch */
+            if (s->progress_tty) fputc('\n', stderr);
+            if (s->flit_mode) flit_deadlock_report(s);
+            else deadlock_report(s);
+            return EXIT_DEADLOCK;
         }
     }
     if (s->progress_tty) fprintf(stderr, "\r%70s\r", "");
