@@ -432,6 +432,14 @@ TEST(voqnet_queues_exist_only_while_used)
     CHECK(a.delivered == b.delivered && a.lat_mean == b.lat_mean, "two runs differ");
 }
 
+/* Run ini with routing.algorithm = routing, checking invariants (0 = ok). */
+static int run_routing(const char *ini, const char *routing, result_t *r)
+{
+    char a[64];
+    snprintf(a, sizeof a, "routing.algorithm=%s", routing);
+    return tsim_run_checked(ini, (const char *[]){ a, NULL }, r);
+}
+
 TEST(voq_runs_keep_invariants_and_drain)
 {
     static const char *ini = "load = 1.0\n[topology]\ntype = rlft\nk = 4\nstages = 3\n"
@@ -439,10 +447,8 @@ TEST(voq_runs_keep_invariants_and_drain)
                              "[queuing]\nscheme = vftree\n";
     const char *routings[] = { "dmodk", "oblivious", "fully-adaptive", "ADAP-2TH-S-K", "ADAP-TH-2S-K", NULL };
     for (int i = 0; routings[i]; i++) {
-        char r[64];
-        snprintf(r, sizeof r, "routing.algorithm=%s", routings[i]);
         result_t res;
-        CHECK(tsim_run_checked(ini, (const char *[]){ r, NULL }, &res) == 0, "%s", routings[i]);
+        CHECK(run_routing(ini, routings[i], &res) == 0, "%s", routings[i]);
         CHECK(res.accepted > 0.05, "%s: accepted %.3f", routings[i], res.accepted);
     }
     result_t res;
@@ -460,11 +466,9 @@ TEST(route_at_arrival_keeps_invariants_and_drains)
                              "[queuing]\nscheme = dbbm\n[routing]\nwhen = arrival\n";
     const char *routings[] = { "dmodk", "oblivious", "fully-adaptive", "ADAP-2TH-S-K/2", "ADAP-TH-1S-K", NULL };
     for (int i = 0; routings[i]; i++) {
-        char r[64];
-        snprintf(r, sizeof r, "routing.algorithm=%s", routings[i]);
         result_t a, b;
-        CHECK(tsim_run_checked(ini, (const char *[]){ r, NULL }, &a) == 0, "%s", routings[i]);
-        tsim_run_checked(ini, (const char *[]){ r, NULL }, &b);
+        CHECK(run_routing(ini, routings[i], &a) == 0, "%s", routings[i]);
+        run_routing(ini, routings[i], &b);
         CHECK(a.delivered == b.delivered && a.lat_mean == b.lat_mean, "%s: two runs differ", routings[i]);
     }
     result_t res;
