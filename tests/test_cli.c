@@ -97,6 +97,10 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[queuing]\nscheme = voqnet\nqueue_size = 1KB\n", "", 2, (const char *[]){ "bad.ini:3", "queuing.queue_size", "one packet", NULL });
     expect_error("[queuing]\nqueue_size = 16KB\n", "", 2, (const char *[]){ "bad.ini:2", "queuing.queue_size", "no effect", NULL });
     expect_error("[routing]\nwhen = later\n", "", 2, (const char *[]){ "bad.ini:2", "routing.when", "head or arrival", NULL });
+    expect_error("[switch]\ncrossbar = vc\n", "", 2, (const char *[]){ "bad.ini:2", "switch.crossbar", "port or queue", NULL });
+    expect_error("[switch]\ncrossbar = queue\n[queuing]\nscheme = voqnet\n", "", 2, (const char *[]){ "bad.ini:2", "switch.crossbar", "VOQnet", NULL });
+    expect_error("[topology]\ntype = torus\nk = 4\n[switch]\nmodel = flit\ncrossbar = queue\n[routing]\nalgorithm = dor\n", "", 2,
+                 (const char *[]){ "bad.ini:6", "switch.crossbar", "flit", NULL });
     expect_error("[switch]\nvoq = true\n[routing]\nwhen = head\n", "", 2, (const char *[]){ "bad.ini:4", "routing.when", "VOQ", NULL });
     expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[switch]\nvcs = 3\n[routing]\nalgorithm = duato\nwhen = arrival\n", "", 2,
                  (const char *[]){ "bad.ini:9", "routing.when", "several outputs", NULL });

@@ -342,6 +342,134 @@ TEST(voq_switch_removes_hol_blocking)
     CHECK(voq.accepted > 0.93, "VOQ throughput %.3f, want > 0.93", voq.accepted);
 }
 
+/* VCs that the destinations one top switch carries under D-mod-K take on
+ * their way up from a stage-2 switch, as a bit mask; and whether the scheme
+ * gives every destination the same VC from injection to there. */
+static unsigned top_switch_vcs(const char *scheme, const char *stages, unsigned x, unsigned l, int *steady)
+{
+    sim_t s;
+    cfg_t c;
+    char q[64], st[32];
+    snprintf(q, sizeof q, "queuing.scheme=%s", scheme);
+    snprintf(st, sizeof st, "topology.stages=%s", stages);
+    tsim_setup(&s, &c, RLFT6, (const char *[]){ q, st, "switch.vcs=3", "routing.algorithm=dmodk", NULL });
+    const fattree_t *ft = s.topo_data;
+    unsigned mask = 0, K = ft->K, T = ft->T;
+    *steady = 1;
+    for (uint32_t d = 0; d < s.nnodes; d++) {
+        if (d % K != x || (T == 3 && d / K % K != l)) continue;   /* the top switch (x, l) of D-mod-K */
+        uint32_t src = (d + s.nnodes / 2) % s.nnodes;             /* a source in another pod */
+        packet_t p;
+        memset(&p, 0, sizeof p);
+        p.src = src;
+        p.dst = d;
+        p.vc = s.queuing->vc(&s, src, d);
+        uint32_t w = ft->stage_off[T - 1] + 0;   /* a switch of the stage below the top */
+        while (ft->g[w] == d / ft->kpow[T - 1] && T == 3) w++;   /* one that sends d up */
+        uint8_t up = hop_vc(&s, w, fattree_dmodk_port(ft, w, d), &p);
+        if (T == 3 && up != p.vc) *steady = 0;
+        mask |= 1u << up;
+    }
+    sim_free(&s);
+    cfg_free(&c);
+    return mask;
+}
+
+TEST(vftree_pod_spreads_a_top_switch_over_the_vcs)
+{
+    /* K = 6, three stages: top switch (x = 1, l = 4) carries one destination
+     * per pod, all on leaf index 4. vftree-hop gives them one VC (4 mod 3);
+     * vftree-pod spreads the 12 pods over all 3, and like vftree-hop keeps
+     * each destination's VC unchanged under D-mod-K. On two stages
+     * (no pods) the two are the same. */
+    int steady;
+    CHECK(top_switch_vcs("vftree-hop", "3", 1, 4, &steady) == 1u << 1 && steady, "vftree-hop: one VC, 4 mod 3");
+    CHECK(top_switch_vcs("vftree-pod", "3", 1, 4, &steady) == 7u && steady, "vftree-pod: all three VCs");
+    unsigned a = top_switch_vcs("vftree-hop", "2", 1, 0, &steady), b = top_switch_vcs("vftree-pod", "2", 1, 0, &steady);
+    CHECK(a == b && a == 7u, "two stages: vftree-hop %#x, vftree-pod %#x", a, b);
+}
+
+/* ---- crossbar inputs: per port or per queue (switch.crossbar) ---- */
+
+/* Put a packet for dst into VC vc of local input i of switch 0 (its head
+ * arrives there now). */
+static void place_packet(sim_t *s, unsigned i, uint32_t dst, uint8_t vc)
+{
+    uint32_t id = pkt_alloc(s);
+    packet_t *p = &s->pkt[id];
+    memset(p, 0, sizeof *p);
+    p->src = i;
+    p->dst = dst;
+    p->size = s->mtu;
+    p->out_vc = vc;
+    switch_arrive(s, s->sw[0].port0 + i, id);
+}
+
+TEST(crossbar_per_queue_feeds_several_outputs)
+{
+    /* One 16-port switch, 2 VCs: input 0 holds a packet for node 2 in VC 0 and
+     * one for node 3 in VC 1. With one crossbar input per port only one may
+     * start; with one per queue both start at once, each from its own VC. */
+    for (int per_queue = 0; per_queue <= 1; per_queue++) {
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, "[topology]\ntype = rlft\nk = 8\nstages = 1\n[switch]\nvcs = 2\n[queuing]\nscheme = dbbm\n",
+                   (const char *[]){ per_queue ? "switch.crossbar=queue" : "switch.crossbar=port", NULL });
+        place_packet(&s, 0, 2, 0);
+        place_packet(&s, 0, 3, 1);
+        (per_queue ? switch_service_per_queue : switch_service)(&s, 0);
+        const sw_t *sw = &s.sw[0];
+        int started = __builtin_popcountll(sw->out_busy);
+        CHECK(started == (per_queue ? 2 : 1), "crossbar=%s: %d transfers started from one input, want %d",
+              per_queue ? "queue" : "port", started, per_queue ? 2 : 1);
+        unsigned vcs = 0;
+        for (uint64_t m = sw->out_busy; m; m &= m - 1) {
+            const port_t *o = &s.port[sw->port0 + (unsigned)__builtin_ctzll(m)];
+            CHECK(o->feed == sw->port0, "an output is fed by port %u, not input 0", o->feed);
+            vcs |= 1u << o->rel_vc;
+        }
+        CHECK(vcs == (per_queue ? 3u : 1u), "transfers hold VCs %#x", vcs);
+        CHECK(s.port[sw->port0].vc_busy == (per_queue ? 3 : 0), "busy VCs of input 0: %#x", s.port[sw->port0].vc_busy);
+        CHECK(s.port[sw->port0].in_busy == !per_queue, "input 0 held as a whole: %d", s.port[sw->port0].in_busy);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+static double x16(const char *vcs, const char *scheme, const char *xbar, const char *voq)
+{
+    /* 16 x 16 crossbar, uniform traffic with self (Karol's setting) */
+    static const char *ini = "load = 1.0\n[topology]\ntype = rlft\nk = 8\nstages = 1\n"
+                             "[time]\nwarmup = 50us\nmeasure = 300us\n[traffic]\nself = true\n";
+    char v[32], q[48], x[48], o[32];
+    snprintf(v, sizeof v, "switch.vcs=%s", vcs);
+    snprintf(q, sizeof q, "queuing.scheme=%s", scheme);
+    snprintf(x, sizeof x, "switch.crossbar=%s", xbar);
+    snprintf(o, sizeof o, "switch.voq=%s", voq);
+    result_t r;
+    CHECK(tsim_run_checked(ini, (const char *[]){ v, q, x, o, NULL }, &r) == 0, "%s %s %s voq=%s", vcs, scheme, xbar, voq);
+    return r.accepted;
+}
+
+TEST(crossbar_per_queue_against_hol_limits)
+{
+    /* One VC: a queue per port is a port, so the model is the same (Karol's 0.60). */
+    double p1 = x16("1", "1q", "port", "0"), q1 = x16("1", "1q", "queue", "0");
+    CHECK(p1 == q1, "1 VC: port %.6f, queue %.6f, want identical", p1, q1);
+    /* DBBM with 16 VCs on 16 outputs gives each output its own VC, so VOQs
+     * inside the VCs change nothing, in either crossbar model. */
+    CHECK(x16("16", "dbbm", "port", "0") == x16("16", "dbbm", "port", "1"), "port: 16 DBBM VCs change with VOQs");
+    CHECK(x16("16", "dbbm", "queue", "0") == x16("16", "dbbm", "queue", "1"), "queue: 16 DBBM VCs change with VOQs");
+    double qv = x16("1", "1q", "queue", "1");
+    /* With VOQs as crossbar inputs no input ever contends: an output-queued
+     * switch, limited only by finite buffers. */
+    CHECK(qv > 0.975, "VOQs as crossbar inputs: %.3f, want > 0.975", qv);
+    /* Several FIFOs per input: a blocked VC no longer holds the input, so
+     * HoL blocking costs less with a crossbar input per VC. */
+    double p4 = x16("4", "dbbm", "port", "0"), q4 = x16("4", "dbbm", "queue", "0");
+    CHECK(p4 > p1 + 0.15 && q4 > p4 + 0.03, "4 DBBM VCs: port %.3f, queue %.3f (1 VC %.3f)", p4, q4, p1);
+}
+
 /* VOQsw: leaving switch w, a packet takes the VC of the output it will
  * request at the next switch (mod Q); at injection, that of its leaf. */
 static void voqsw_mapping(const char *vcs)

@@ -214,9 +214,17 @@ static void setup_policies(sim_t *s, cfg_t *c)
     }
     if (s->flit_mode) {
         flit_setup(s, c);   /* round-robin allocation is built in */
+        if (cfg_is_set(c, K_SW_CROSSBAR))
+            cfg_fail(c, K_SW_CROSSBAR, "the flit-level router has its own crossbar model (switch.model = flit)");
     } else {
         if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
         if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
+        const char *xb = cfg_str(c, K_SW_CROSSBAR);
+        if (!strcmp(xb, "queue")) s->xbar_queue = 1;
+        else if (strcmp(xb, "port")) cfg_fail(c, K_SW_CROSSBAR, "must be port or queue");
+        if (s->xbar_queue && s->vn)
+            cfg_fail(c, K_SW_CROSSBAR, "VOQnet switches are modelled with one crossbar input per port (switch.crossbar = port)");
+        if (s->xbar_queue && s->nvc > 16) cfg_fail(c, K_SW_CROSSBAR, "queue supports at most 16 VCs (switch.vcs = %u)", s->nvc);
     }
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
@@ -394,9 +402,9 @@ static void run_services(sim_t *s)
         uint32_t d = s->pend[i];
         if (i + PREFETCH_AHEAD < s->npend) prefetch_service(s, s->pend[i + PREFETCH_AHEAD]);
         if (d & NIC_BIT) { s->nic[d & ~NIC_BIT].pending = 0; nic_service(s, d & ~NIC_BIT); }
-        else if (s->sw[d].pending = 0, s->voq_mode) voq_service(s, d);
+        else if (s->sw[d].pending = 0, s->voq_mode) (s->xbar_queue ? voq_service_per_queue : voq_service)(s, d);
         else if (s->vn) voqnet_service(s, d);
-        else switch_service(s, d);
+        else (s->xbar_queue ? switch_service_per_queue : switch_service)(s, d);
     }
     s->npend = 0;
 }
@@ -527,6 +535,33 @@ static void tally_pkt(sim_t *s, uint32_t id, void *arg)
     ty->bytes += occ_bytes(s, s->pkt[id].size);
 }
 
+/* switch.crossbar = queue (FIFO VCs): every transfer holds its input VC,
+ * and no VC feeds two outputs at once. */
+static int check_vc_feeds(const sim_t *s)
+{
+    uint8_t *feeding = xcalloc((size_t)s->nports * s->nvc, 1);
+    int bad = 0;
+    for (uint32_t g = 0; g < s->nports && !bad; g++) {
+        const port_t *o = &s->port[g];
+        if ((o->dev & NIC_BIT) || !o->out_busy) continue;
+        const port_t *in = &s->port[o->feed];
+        if (!(in->vc_busy >> o->rel_vc & 1) || feeding[(size_t)o->feed * s->nvc + o->rel_vc]++) {
+            fprintf(stderr, "invariant: port %u vc %u feeds output %u %s\n", o->feed, o->rel_vc, g,
+                    in->vc_busy >> o->rel_vc & 1 ? "and another output at once" : "without holding its VC");
+            bad = 1;
+        }
+    }
+    for (uint32_t g = 0; g < s->nports && !bad; g++)
+        for (uint32_t v = 0; v < s->nvc; v++)
+            if ((s->port[g].vc_busy >> v & 1) && !feeding[(size_t)g * s->nvc + v]) {
+                fprintf(stderr, "invariant: port %u vc %u is held but feeds no output\n", g, v);
+                bad = 1;
+                break;
+            }
+    free(feeding);
+    return bad;
+}
+
 int sim_check_invariants(sim_t *s, int drained)
 {
     if (s->flit_mode) return flit_check_invariants(s, drained);
@@ -606,5 +641,6 @@ int sim_check_invariants(sim_t *s, int drained)
         }
     }
     free(expect);
+    if (s->xbar_queue && !s->voq_mode) bad |= check_vc_feeds(s);
     return bad ? -1 : 0;
 }

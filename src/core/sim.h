@@ -81,6 +81,7 @@ typedef struct sim {
     double p_long;              /* probability that a message is long */
     uint32_t gran;              /* buffer allocation unit in bytes */
     int islip_iters;
+    int xbar_queue;          /* switch.crossbar = queue: every VC queue (or VOQ) is a crossbar input of its own */
     int route_at_arrival;    /* routing.when = arrival: FIFO switches route packets as they enter the buffer */
     uint32_t escape_after;   /* adaptive routings: lost arbitrations before a head waits only for its last candidate (0 = never) */
 

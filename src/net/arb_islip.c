@@ -2,15 +2,8 @@
  * number of iterations. Grant and accept pointers are round-robin and advance
  * only for matches made in the first iteration, which is what makes iSLIP
  * desynchronize its outputs and reach full throughput under uniform load. */
+#include "link.h"
 #include "policy.h"
-
-/* First set bit of m at or after position p, cyclically over n bits. */
-static inline unsigned rr_pick(uint64_t m, unsigned p, unsigned n)
-{
-    uint64_t hi = p < 64 ? m & (~0ull << p) : 0;
-    unsigned i = (unsigned)__builtin_ctzll(hi ? hi : m);
-    return i < n ? i : (unsigned)__builtin_ctzll(m);
-}
 
 static void match_islip(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, uint8_t *match)
 {

@@ -32,6 +32,14 @@ static inline uint64_t inputs_to_offer(const sim_t *s, const sw_t *sw, uint64_t 
     return m & ~sw->in_busy;
 }
 
+/* First set bit of m at or after position p, cyclically over n bits (m != 0). */
+static inline unsigned rr_pick(uint64_t m, unsigned p, unsigned n)
+{
+    uint64_t hi = p < 64 ? m & (~0ull << p) : 0;
+    unsigned i = (unsigned)__builtin_ctzll(hi ? hi : m);
+    return i < n ? i : (unsigned)__builtin_ctzll(m);
+}
+
 /* Event handlers. */
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id);
 /* The VOQ switch (switch.voq): the same events with per-output queues. */
@@ -62,6 +70,9 @@ void port_xdone(sim_t *s, uint32_t go);
 /* VOQnet invariants (adds the packets it holds to *in_buffers); nonzero if broken. */
 int voqnet_check(sim_t *s, uint64_t *in_buffers);
 void switch_service(sim_t *s, uint32_t w);
+/* switch.crossbar = queue: every VC queue (every VOQ) is a crossbar input. */
+void switch_service_per_queue(sim_t *s, uint32_t w);
+void voq_service_per_queue(sim_t *s, uint32_t w);
 void nic_service(sim_t *s, uint32_t n);
 void nic_deliver(sim_t *s, uint32_t id);
 /* The next packet node n would inject: 0 if none is due (a wake-up is then

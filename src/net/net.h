@@ -89,15 +89,17 @@ typedef struct port {
     uint8_t out_busy;     /* output link transmitting */
     uint8_t in_busy;      /* input side feeding the crossbar */
     uint32_t feed;        /* output side: the input port feeding it */
-    uint32_t rel_bytes;   /* input: bytes freed when the current transfer ends */
+    uint32_t rel_bytes;   /* output side: input-buffer bytes freed when its transfer ends */
     uint32_t rel_dq;      /* VOQnet: the destination queue they are freed from */
-    uint8_t rel_vc;
+    uint8_t rel_vc;       /* output side: the input VC they are freed from */
     uint8_t grant_ptr;    /* iSLIP pointer as an output */
     uint8_t accept_ptr;   /* iSLIP pointer as an input */
     uint8_t vc_ptr;       /* round-robin among this input's VCs */
     uint8_t stage;        /* topology annotation, for per-stage statistics */
     uint8_t up;           /* 1 if this port leads up (towards the root) */
+    uint16_t vc_busy;     /* switch.crossbar = queue: input VCs feeding the crossbar */
 } port_t;
+_Static_assert(sizeof(port_t) == 32, "port_t is one half cache line");
 
 typedef struct sw {
     uint32_t port0;       /* first global port */

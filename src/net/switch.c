@@ -151,16 +151,42 @@ void port_xdone(sim_t *s, uint32_t go)
         return;
     }
     port_t *in = &s->port[o->feed];
-    in->in_busy = 0;
-    s->sw[o->dev].in_busy &= ~(1ull << in->local);
+    if (s->xbar_queue) {
+        in->vc_busy &= (uint16_t)~(1u << o->rel_vc);
+    } else {
+        in->in_busy = 0;
+        s->sw[o->dev].in_busy &= ~(1ull << in->local);
+    }
     s->sw[o->dev].out_busy &= ~(1ull << o->local);
     if (s->vn) {
-        voqnet_release(s, o->feed);
+        voqnet_release(s, go);
     } else {
-        s->vq[o->feed * s->nvc + in->rel_vc].bytes -= in->rel_bytes;
-        evq_push(&s->evq, s->now + s->link_delay, EV_CREDIT, in->peer * s->nvc + in->rel_vc, in->rel_bytes);
+        s->vq[o->feed * s->nvc + o->rel_vc].bytes -= o->rel_bytes;
+        evq_push(&s->evq, s->now + s->link_delay, EV_CREDIT, in->peer * s->nvc + o->rel_vc, o->rel_bytes);
     }
     sim_touch_switch(s, o->dev);
+}
+
+/* The head of VC v of input i leaves by candidate c: take it out of its
+ * queue, route the packet behind it, and start it through the crossbar. */
+static void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, cand_t c)
+{
+    vcq_t *q = &s->vq[(sw->port0 + i) * s->nvc + v];
+    uint32_t id = q->head;
+    packet_t *p = &s->pkt[id];
+    p->out = c.out;
+    p->out_vc = c.ovc;
+    uint64_t old = cand_outs(q);
+    q->head = q->second;
+    if (--q->npk == 0) {
+        q->head = q->tail = ICN_NIL;
+        q->ncand = 0;
+    } else {
+        q->second = q->npk > 1 ? s->pkt[q->head].next : ICN_NIL;
+        head_load(s, sw, w, i, q, q->head);
+    }
+    want_clear(s, sw, i, old & ~cand_outs(q));
+    switch_forward(s, w, i, c.out, id, (uint8_t)v);
 }
 
 void switch_service(sim_t *s, uint32_t w)
@@ -216,23 +242,68 @@ void switch_service(sim_t *s, uint32_t w)
         }
         if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
-        vcq_t *q = &qs[chosen];
-        uint32_t id = q->head;
-        packet_t *p = &s->pkt[id];
-        p->out = c->out;
-        p->out_vc = c->ovc;
-        uint64_t old = cand_outs(q);
-        q->head = q->second;
-        if (--q->npk == 0) {
-            q->head = q->tail = ICN_NIL;
-            q->ncand = 0;
-        } else {
-            q->second = q->npk > 1 ? s->pkt[q->head].next : ICN_NIL;
-            head_load(s, sw, w, i, q, q->head);
-        }
-        want_clear(s, sw, i, old & ~cand_outs(q));
         free_out &= ~(1ull << o);
-        switch_forward(s, w, i, o, id, (uint8_t)chosen);
+        grant_head(s, sw, w, i, chosen, *c);
+    }
+}
+
+/* switch.crossbar = queue: every VC of an input is a crossbar input of its
+ * own (one packet at a time per VC), so an input port feeds as many outputs
+ * at once as it has VCs whose heads can go to distinct outputs. Each VC head
+ * requests one output, its first available candidate, so no input ever has
+ * two grants to choose from: every requested output grants, round-robin, one
+ * of the inputs that request it, and within that input the next VC in
+ * round-robin order that requests it. */
+void switch_service_per_queue(sim_t *s, uint32_t w)
+{
+    sw_t *sw = &s->sw[w];
+    uint64_t free_out = ~sw->out_busy, outs = 0, reqout[MAX_RADIX];
+    uint16_t reqvc[MAX_RADIX];
+    uint32_t nvc = s->nvc, port0 = sw->port0;
+    unsigned n = sw->nports;
+    uint64_t offer = inputs_to_offer(s, sw, free_out);
+    for (uint64_t m = offer; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        const vcq_t *q = &s->vq[(port0 + i) * nvc];
+        uint32_t busy = s->port[port0 + i].vc_busy;
+        reqvc[i] = 0;
+        for (uint32_t v = 0; v < nvc; v++) {
+            if (!q[v].npk || busy >> v & 1) continue;
+            const cand_t *c = first_avail(s, port0, free_out, &q[v]);
+            if (!c) continue;
+            if (!(outs >> c->out & 1)) { outs |= 1ull << c->out; reqout[c->out] = 0; }
+            reqout[c->out] |= 1ull << i;
+            reqvc[i] |= (uint16_t)(1u << v);
+        }
+    }
+    for (; outs; outs &= outs - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(outs);
+        port_t *op = &s->port[port0 + o];
+        unsigned i = rr_pick(reqout[o], op->grant_ptr, n);
+        op->grant_ptr = (uint8_t)((i + 1) % n);
+        port_t *ip = &s->port[port0 + i];
+        vcq_t *qs = &s->vq[(port0 + i) * nvc];
+        uint32_t v = ip->vc_ptr, chosen = ICN_NIL;
+        const cand_t *c = NULL;
+        for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1)) {
+            if (!(reqvc[i] >> v & 1) || ip->vc_busy >> v & 1) continue;
+            c = first_avail(s, port0, free_out, &qs[v]);
+            if (c && c->out == o) { chosen = v; break; }
+        }
+        if (chosen == ICN_NIL) die("allocator granted output %u to input %u with no ready VC", o, i);
+        ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
+        reqvc[i] &= (uint16_t)~(1u << chosen);
+        free_out &= ~(1ull << o);
+        grant_head(s, sw, w, i, chosen, *c);
+    }
+    /* heads that requested and were not granted: the starvation guard */
+    for (uint64_t m = offer; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        vcq_t *qs = &s->vq[(port0 + i) * nvc];
+        for (uint32_t r = reqvc[i]; r; r &= r - 1) {
+            vcq_t *q = &qs[__builtin_ctz(r)];
+            if (q->tries < UINT16_MAX) q->tries++;
+        }
     }
 }
 
@@ -240,13 +311,17 @@ void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, u
 {
     sw_t *sw = &s->sw[w];
     uint32_t gi = sw->port0 + i, go = sw->port0 + o;
-    port_t *ip = &s->port[gi];
-    ip->in_busy = 1;
-    ip->rel_bytes = occ_bytes(s, s->pkt[id].size);
-    ip->rel_vc = vc;
-    sw->in_busy |= 1ull << i;
+    port_t *ip = &s->port[gi], *op = &s->port[go];
+    if (s->xbar_queue) {   /* only this VC's read port is taken */
+        ip->vc_busy |= (uint16_t)(1u << vc);
+    } else {
+        ip->in_busy = 1;
+        sw->in_busy |= 1ull << i;
+    }
+    op->rel_bytes = occ_bytes(s, s->pkt[id].size);
+    op->rel_vc = vc;
     sw->out_busy |= 1ull << o;
-    s->port[go].feed = gi;
+    op->feed = gi;
     link_send(s, go, id);
 }
 

@@ -76,6 +76,27 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
     }
 }
 
+/* The head of VOQ o of VC v of input i leaves: take it out, and start it
+ * through the crossbar. */
+static void grant_voq(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, unsigned o)
+{
+    uint32_t nvc = s->nvc, port0 = sw->port0, b0 = (port0 + i) * nvc, b = b0 + v;
+    voq_t *vq = voq_at(s, b, o);
+    uint32_t id = vq->head;
+    vq->head = s->pkt[id].next;
+    s->vq[b].npk--;
+    if (vq->head != ICN_NIL) {
+        head_cache(s, vq);
+    } else {
+        vq->tail = ICN_NIL;
+        s->voq_mask[b] &= ~(1ull << o);
+        int more = 0;
+        for (uint32_t u = 0; u < nvc; u++) more |= (int)(s->voq_mask[b0 + u] >> o & 1);
+        if (!more && !(s->want[port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+    }
+    switch_forward(s, w, i, o, id, (uint8_t)v);
+}
+
 void voq_service(sim_t *s, uint32_t w)
 {
     sw_t *sw = &s->sw[w];
@@ -112,21 +133,37 @@ void voq_service(sim_t *s, uint32_t w)
             if ((s->voq_mask[b0 + v] >> o & 1) && head_ready(s, port0, b0 + v, o)) { chosen = v; break; }
         if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
-        uint32_t b = b0 + chosen;
-        voq_t *vq = voq_at(s, b, o);
-        uint32_t id = vq->head;
-        vq->head = s->pkt[id].next;
-        s->vq[b].npk--;
-        if (vq->head != ICN_NIL) {
-            head_cache(s, vq);
-        } else {
-            vq->tail = ICN_NIL;
-            s->voq_mask[b] &= ~(1ull << o);
-            int more = 0;
-            for (uint32_t u = 0; u < nvc; u++) more |= (int)(s->voq_mask[b0 + u] >> o & 1);
-            if (!more && !(s->want[port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
-        }
         free_out &= ~(1ull << o);
-        switch_forward(s, w, i, o, id, (uint8_t)chosen);
+        grant_voq(s, sw, w, i, chosen, o);
+    }
+}
+
+/* switch.crossbar = queue: every VOQ is a crossbar input of its own, so one
+ * input port (even one VC of it) feeds every output it has a ready head for.
+ * With no input conflicts left, each idle output grants round-robin one of the
+ * inputs with a ready head for it, and within that input the next VC in
+ * round-robin order. */
+void voq_service_per_queue(sim_t *s, uint32_t w)
+{
+    sw_t *sw = &s->sw[w];
+    uint32_t nvc = s->nvc, port0 = sw->port0;
+    unsigned n = sw->nports;
+    for (uint64_t outs = sw->wanted & ~sw->out_busy; outs; outs &= outs - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(outs);
+        port_t *op = &s->port[port0 + o];
+        uint64_t cand = s->want[port0 + o];
+        while (cand) {
+            unsigned i = rr_pick(cand, op->grant_ptr, n);
+            cand &= ~(1ull << i);
+            port_t *ip = &s->port[port0 + i];
+            uint32_t b0 = (port0 + i) * nvc, v = ip->vc_ptr, chosen = ICN_NIL;
+            for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1))
+                if ((s->voq_mask[b0 + v] >> o & 1) && head_ready(s, port0, b0 + v, o)) { chosen = v; break; }
+            if (chosen == ICN_NIL) continue;
+            op->grant_ptr = (uint8_t)((i + 1) % n);
+            ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
+            grant_voq(s, sw, w, i, chosen, o);
+            break;
+        }
     }
 }

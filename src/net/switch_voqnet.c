@@ -314,16 +314,17 @@ void voqnet_service(sim_t *s, uint32_t w)
         }
         free_out &= ~(1ull << o);
         switch_forward(s, w, i, o, id, 0);
-        s->port[g].rel_dq = chosen;
+        s->port[port0 + o].rel_dq = chosen;
     }
 }
 
-/* The tail of the packet from input port g has left: free its space, return its credits. */
-void voqnet_release(sim_t *s, uint32_t g)
+/* The tail of the packet output port go was sending has left: free its space
+ * in its destination queue, return its credits. */
+void voqnet_release(sim_t *s, uint32_t go)
 {
-    port_t *in = &s->port[g];
-    s->vn->q[in->rel_dq].bytes -= in->rel_bytes;
-    evq_push(&s->evq, s->now + s->link_delay, EV_DCREDIT, in->rel_dq, in->rel_bytes);
+    const port_t *o = &s->port[go];
+    s->vn->q[o->rel_dq].bytes -= o->rel_bytes;
+    evq_push(&s->evq, s->now + s->link_delay, EV_DCREDIT, o->rel_dq, o->rel_bytes);
 }
 
 void voqnet_credit(sim_t *s, uint32_t x, uint32_t bytes)

@@ -46,6 +46,28 @@ static uint8_t hop_vftree(const sim_t *s, uint32_t w, uint32_t out, const packet
     return p->vc;
 }
 
+/* The top-level subtree (pod) of node d in a fat-tree of 3 or more stages:
+ * the destinations one top switch reaches under D-mod-K lie one per pod. */
+static uint32_t pod_of(const fattree_t *ft, uint32_t d)
+{
+    return ft->T >= 3 ? d / ft->kpow[ft->T - 1] : 0;
+}
+
+static uint8_t vc_vftree_pod(const sim_t *s, uint32_t src, uint32_t dst)
+{
+    const fattree_t *ft = s->topo_data;
+    return (uint8_t)((vc_vftree(s, src, dst) + pod_of(ft, dst)) % s->nsqs);
+}
+
+static uint8_t hop_vftree_pod(const sim_t *s, uint32_t w, uint32_t out, const packet_t *p)
+{
+    const fattree_t *ft = s->topo_data;
+    if (ft->stage[w] == 2 && fattree_is_up(ft, w, out)) return (uint8_t)((out - ft->K + pod_of(ft, p->dst)) % s->nsqs);
+    return p->vc;
+}
+
+const queuing_ops queuing_vftree_pod = { .name = "vftree-pod", .desc = "vFtree, per-hop reading spread over pods: (leaf(D) + pod(D)) mod Q, then (stage-2 up port + pod(D)) mod Q (fat-trees; see docs/FATTREE.md)",
+                                         .setup = setup_ft, .vc = vc_vftree_pod, .hop = hop_vftree_pod };
 const queuing_ops queuing_vftree_hop = { .name = "vftree-hop", .desc = "vFtree, per-hop reading: leaf(D) mod Q, then the stage-2 up port mod Q (fat-trees; see docs/FATTREE.md)",
                                          .setup = setup_ft, .vc = vc_vftree, .hop = hop_vftree };
 const queuing_ops queuing_vftree = { .name = "vftree", .desc = "vFtree (Guay et al.): VC = destination leaf switch mod Q (fat-trees)", .setup = setup_ft, .vc = vc_vftree };
