@@ -277,7 +277,7 @@ void sim_free(sim_t *s)
             for (uint32_t v = 0; v < s->nsqs; v++) free(s->nic[n].srcq[v].m);
             free(s->nic[n].srcq);
         }
-    free(s->want); free(s->voq); free(s->voq_mask);
+    free(s->want); free(s->voq); free(s->voq_mask); free(s->voq_std);
     voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
     free(s->pkt); free(s->ptime); free(s->msg_left); free(s->msg_gen); free(s->pend);
@@ -585,6 +585,11 @@ int sim_check_invariants(sim_t *s, int drained)
             const packet_t *h = &s->pkt[v->head];
             if (v->hneed != (occ_bytes(s, h->size) << 8 | h->out_vc)) {
                 fprintf(stderr, "invariant: a VOQ of queue %u caches a wrong head need\n", b);
+                bad = 1;
+            }
+            int std = v->hneed == (s->voq_full << 8 | b % s->nvc);
+            if (std != (int)(s->voq_std[b] >> __builtin_ctzll(m) & 1)) {
+                fprintf(stderr, "invariant: a VOQ of queue %u marks its head %s\n", b, std ? "unusual" : "full and VC-keeping");
                 bad = 1;
             }
         }

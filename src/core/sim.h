@@ -54,6 +54,8 @@ typedef struct sim {
     uint32_t voq_radix;      /* VOQs per input VC: the largest switch radix */
     voq_t *voq;              /* [(port * nvc + vc) * voq_radix + output] */
     uint64_t *voq_mask;      /* [port * nvc + vc]: outputs with a non-empty VOQ */
+    uint64_t *voq_std;       /* [port * nvc + vc]: outputs whose VOQ head is a full packet keeping this VC */
+    uint32_t voq_full;       /* buffer space of a full packet (packet.mtu) */
 
     /* VOQnet (queuing.scheme = voqnet): a queue per destination at every
      * switch input, created on demand (src/net/switch_voqnet.c) */

@@ -23,6 +23,8 @@ void voq_setup(sim_t *s)
     s->voq = xmalloc(n * sizeof *s->voq);
     for (size_t k = 0; k < n; k++) s->voq[k].head = s->voq[k].tail = ICN_NIL;
     s->voq_mask = xcalloc((size_t)s->nports * s->nvc, sizeof *s->voq_mask);
+    s->voq_std = xcalloc((size_t)s->nports * s->nvc, sizeof *s->voq_std);
+    s->voq_full = occ_bytes(s, s->mtu);
 }
 
 static inline voq_t *voq_at(const sim_t *s, uint32_t b, uint32_t o)
@@ -30,10 +32,26 @@ static inline voq_t *voq_at(const sim_t *s, uint32_t b, uint32_t o)
     return &s->voq[(size_t)b * s->voq_radix + o];
 }
 
-static inline void head_cache(const sim_t *s, voq_t *v)
+/* Cache the need of the head of VOQ o of buffer b (VC vc), and whether it is
+ * the common one: a full packet that stays on its VC. */
+static inline void head_cache(sim_t *s, uint32_t b, uint32_t vc, uint32_t o)
 {
+    voq_t *v = voq_at(s, b, o);
     const packet_t *h = &s->pkt[v->head];
     v->hneed = occ_bytes(s, h->size) << 8 | h->out_vc;
+    if (v->hneed == (s->voq_full << 8 | vc)) s->voq_std[b] |= 1ull << o;
+    else s->voq_std[b] &= ~(1ull << o);
+}
+
+/* Outputs among outs whose downstream VC v has room for a full packet. */
+static inline uint64_t room_full(const sim_t *s, uint32_t port0, uint64_t outs, uint32_t v)
+{
+    uint64_t m = 0;
+    for (; outs; outs &= outs - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(outs);
+        if (s->credits[(port0 + o) * s->nvc + v] >= (int32_t)s->voq_full) m |= 1ull << o;
+    }
+    return m;
 }
 
 /* Room downstream for the head of VOQ o of buffer b. */
@@ -64,7 +82,7 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
     voq_t *v = voq_at(s, b, p->out);
     if (v->head == ICN_NIL) {
         v->head = v->tail = id;
-        head_cache(s, v);
+        head_cache(s, b, p->vc, p->out);
         s->voq_mask[b] |= 1ull << p->out;
         s->want[sw->port0 + p->out] |= 1ull << in->local;
         sw->wanted |= 1ull << p->out;
@@ -86,7 +104,7 @@ static void grant_voq(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, un
     vq->head = s->pkt[id].next;
     s->vq[b].npk--;
     if (vq->head != ICN_NIL) {
-        head_cache(s, vq);
+        head_cache(s, b, v, o);
     } else {
         vq->tail = ICN_NIL;
         s->voq_mask[b] &= ~(1ull << o);
@@ -103,26 +121,47 @@ void voq_service(sim_t *s, uint32_t w)
     uint64_t free_out = ~sw->out_busy, in = 0, req[MAX_RADIX];
     uint8_t match[MAX_RADIX];
     uint32_t nvc = s->nvc, port0 = sw->port0;
-    for (uint64_t m = inputs_to_offer(s, sw, free_out); m; m &= m - 1) {
+    /* Most heads are full packets that keep their VC (voq_std): whether they
+     * can go depends only on their output's credits, so those are read once
+     * per output and VC (room[v]) instead of once per head; only the other
+     * heads read their cached need, which lies in memory far apart. */
+    uint64_t outs = sw->wanted & free_out, room[64], have = 0, offer = inputs_to_offer(s, sw, free_out);
+    for (uint64_t m = offer; m; m &= m - 1) {   /* the inputs' rows, far apart: fetch them at once */
+        uint32_t b0 = (port0 + (unsigned)__builtin_ctzll(m)) * nvc;
+        __builtin_prefetch(&s->voq_mask[b0]);
+        __builtin_prefetch(&s->voq_std[b0]);
+    }
+    for (uint64_t m = offer; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
         uint32_t b0 = (port0 + i) * nvc;
         req[i] = 0;
-        for (uint32_t v = 0; v < nvc; v++)
-            for (uint64_t k = s->voq_mask[b0 + v] & free_out & ~req[i]; k; k &= k - 1) {
+        for (uint32_t v = 0; v < nvc; v++) {
+            uint64_t k = s->voq_mask[b0 + v] & free_out & ~req[i];
+            if (!k) continue;
+            if (!(have >> v & 1)) { room[v] = room_full(s, port0, outs, v); have |= 1ull << v; }
+            uint64_t std = k & s->voq_std[b0 + v];
+            req[i] |= std & room[v];
+            for (k &= ~std; k; k &= k - 1) {
                 unsigned o2 = (unsigned)__builtin_ctzll(k);
                 if (head_ready(s, port0, b0 + v, o2)) req[i] |= 1ull << o2;
             }
+        }
         if (req[i]) in |= 1ull << i;
     }
     if (!in) return;
     s->arbiter->match(s, w, in, req, match);
-    /* Fetch the packet records of the granted VOQ heads at once (see switch.c). */
-    for (uint64_t m = in; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctzll(m), o = match[i];
-        if (o == 0xff) continue;
-        for (uint32_t v = 0, b0 = (port0 + i) * nvc; v < nvc; v++)
-            if (s->voq_mask[b0 + v] >> o & 1) __builtin_prefetch(&s->pkt[voq_at(s, b0 + v, o)->head], 1);
-    }
+    /* Fetch the granted VOQs, then their heads' packet records, at once (see
+     * switch.c): the misses overlap instead of following one another. */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t m = in; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m), o = match[i];
+            if (o == 0xff) continue;
+            for (uint32_t v = 0, b0 = (port0 + i) * nvc; v < nvc; v++) {
+                if (!(s->voq_mask[b0 + v] >> o & 1)) continue;
+                if (pass == 0) __builtin_prefetch(voq_at(s, b0 + v, o), 1);
+                else __builtin_prefetch(&s->pkt[voq_at(s, b0 + v, o)->head], 1);
+            }
+        }
     for (; in; in &= in - 1) {
         unsigned i = (unsigned)__builtin_ctzll(in), o = match[i];
         if (o == 0xff) continue;
