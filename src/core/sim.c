@@ -423,9 +423,11 @@ static inline void prefetch_event(const sim_t *s, const event_t *e, int late)
     switch (ev_type(e)) {
     case EV_ARRIVE:
         if (!late) { __builtin_prefetch(&s->pkt[e->b], 1); __builtin_prefetch(&s->port[e->a], 0); }
-        else if (!s->voq_mode && !s->vn) {
-            __builtin_prefetch(&s->vq[e->a * s->nvc + s->pkt[e->b].out_vc], 1);
+        else if (!s->vn) {
+            uint32_t b = e->a * s->nvc + s->pkt[e->b].out_vc;
+            __builtin_prefetch(&s->vq[b], 1);
             __builtin_prefetch(&s->sw[s->port[e->a].dev], 1);
+            if (s->voq_mode) __builtin_prefetch(&s->voq_mask[b], 1);
         }
         break;
     case EV_XDONE:

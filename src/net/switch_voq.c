@@ -80,7 +80,7 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
     p->out_vc = c[0].ovc;
     p->next = ICN_NIL;
     voq_t *v = voq_at(s, b, p->out);
-    if (v->head == ICN_NIL) {
+    if (!(s->voq_mask[b] >> p->out & 1)) {   /* the mask, not v->head: it is fetched already */
         v->head = v->tail = id;
         head_cache(s, b, p->vc, p->out);
         s->voq_mask[b] |= 1ull << p->out;
