@@ -97,6 +97,8 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[queuing]\nscheme = voqnet\nqueue_size = 1KB\n", "", 2, (const char *[]){ "bad.ini:3", "queuing.queue_size", "one packet", NULL });
     expect_error("[queuing]\nqueue_size = 16KB\n", "", 2, (const char *[]){ "bad.ini:2", "queuing.queue_size", "no effect", NULL });
     expect_error("[routing]\nwhen = later\n", "", 2, (const char *[]){ "bad.ini:2", "routing.when", "head or arrival", NULL });
+    expect_error("[routing]\nalgorithm = ADAP-TH-S-K\nscan = random\n", "", 2, (const char *[]){ "bad.ini:3", "routing.scan", "dmodk or port", NULL });
+    expect_error("[routing]\nalgorithm = dmodk\nscan = port\n", "", 2, (const char *[]){ "bad.ini:3", "routing.scan", "no effect", NULL });
     expect_error("[switch]\ncrossbar = vc\n", "", 2, (const char *[]){ "bad.ini:2", "switch.crossbar", "port or queue", NULL });
     expect_error("[switch]\ncrossbar = queue\n[queuing]\nscheme = voqnet\n", "", 2, (const char *[]){ "bad.ini:2", "switch.crossbar", "VOQnet", NULL });
     expect_error("[topology]\ntype = torus\nk = 4\n[switch]\nmodel = flit\ncrossbar = queue\n[routing]\nalgorithm = dor\n", "", 2,

@@ -148,6 +148,27 @@ TEST(ftroute_noth_ties_go_to_dmodk_and_down_is_unique)
     cfg_free(&c);
 }
 
+TEST(ftroute_scan_order_decides_ties)
+{
+    /* routing.scan = port: candidates in ascending port order, so equal
+     * credits go to the lowest eligible up port, not to D-mod-K; a port with
+     * more credits still wins wherever it is. */
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, RLFT6, (const char *[]){ "routing.algorithm=ADAP-NoTH-S-K/3", "switch.vcs=3", "queuing.scheme=dbbm",
+                                                 "routing.scan=port", NULL });
+    const fattree_t *ft = s.topo_data;
+    for (uint32_t dst = 40; dst < 432; dst += 7) {
+        cand_t d = decide(&s, 0, dst, 1);
+        CHECK(d.out == ft->K + dst % 3, "dst %u: tie went to port %u, want the lowest port = dst mod 3", dst, d.out);
+    }
+    set_up_credits(&s, 0, 4, 1, (int32_t)s.vc_cap_sw);          /* the others lose a little */
+    for (uint32_t u = 0; u < ft->K; u++) if (u != 4) set_up_credits(&s, 0, u, 1, (int32_t)s.vc_cap_sw - 1);
+    CHECK(decide(&s, 0, 43, 1).out == ft->K + 4, "dst 43 (43 mod 3 = 1): the port with most credits, 4, must win");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
 TEST(ftroute_oblivious_spreads_uniformly)
 {
     sim_t s;

@@ -30,6 +30,7 @@ typedef struct ftad {
     uint32_t stages;       /* bit l: adaptive at (upward) stage l */
     uint32_t delta;        /* 1 = all K up ports */
     int32_t ltth, htth;    /* bytes of credit */
+    int scan_port;         /* routing.scan = port: candidates in ascending port order */
     uint8_t *congested;    /* 2TH: [global port * nvc + vc] */
     rng_t *rng;            /* oblivious: per switch */
 } ftad_t;
@@ -98,6 +99,9 @@ static void setup_adap(sim_t *s, cfg_t *c)
     a->trig = trig;
     a->stages = stage ? 1u << stage : ((1u << ft->T) - 2);
     a->delta = delta;
+    const char *scan = cfg_str(c, K_ROUTING_SCAN);
+    if (!strcmp(scan, "port")) a->scan_port = 1;
+    else if (strcmp(scan, "dmodk")) cfg_fail(c, K_ROUTING_SCAN, "must be dmodk or port");
     if (trig == TH || trig == TWOTH) {
         double lt = cfg_double(c, K_ROUTING_LTTH);
         a->ltth = (int32_t)(lt * s->vc_cap_sw + 0.5);
@@ -118,13 +122,14 @@ static inline int32_t up_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_
 }
 
 /* The up port with the most free credits among the candidates (K/d filter),
- * scanned from det; strictly more than `floor` is needed to leave det. */
-static uint32_t most_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_t det, const packet_t *p,
+ * scanned from `from` (det, or 0 with routing.scan = port); strictly more
+ * than `floor` is needed to leave det. */
+static uint32_t most_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_t det, uint32_t from, const packet_t *p,
                              uint32_t delta, int32_t floor)
 {
     uint32_t best = det, want = p->dst % delta;
     int32_t full = (int32_t)s->vc_cap_sw;
-    for (uint32_t k = 0, u = det; k < K; k++, u = u + 1 == K ? 0 : u + 1) {
+    for (uint32_t k = 0, u = from; k < K; k++, u = u + 1 == K ? 0 : u + 1) {
         if (delta > 1 && u % delta != want) continue;
         int32_t cr = up_credits(s, w, K, u, p);
         if (cr > floor) {
@@ -143,21 +148,21 @@ static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand
     ftad_t *a = s->routing_data;
     uint32_t port = fattree_dmodk_port(ft, w, p->dst), l = ft->stage[w], K = ft->K;
     if (fattree_is_up(ft, w, port) && (a->stages >> l & 1)) {
-        uint32_t det = port - K, u = det;
+        uint32_t det = port - K, u = det, from = a->scan_port ? 0 : det;
         int32_t cr = up_credits(s, w, K, det, p);
         switch (a->trig) {
         case NOTH:
-            u = most_credits(s, w, K, det, p, a->delta, 0);
+            u = most_credits(s, w, K, det, from, p, a->delta, 0);
             break;
         case TH:
-            if (cr < a->ltth) u = most_credits(s, w, K, det, p, a->delta, a->ltth);
+            if (cr < a->ltth) u = most_credits(s, w, K, det, from, p, a->delta, a->ltth);
             break;
         default: {   /* TWOTH: the flag of the D-mod-K port's downstream VC */
             uint8_t *flag = &a->congested[(s->sw[w].port0 + port) * s->nvc + hop_vc(s, w, port, p)];
             if (cr < a->ltth || *flag) {
                 if (cr < a->htth) {
                     *flag = 1;
-                    u = most_credits(s, w, K, det, p, a->delta, a->ltth);
+                    u = most_credits(s, w, K, det, from, p, a->delta, a->ltth);
                 } else {
                     *flag = 0;
                 }
