@@ -152,14 +152,16 @@ void voq_service(sim_t *s, uint32_t w)
     s->arbiter->match(s, w, in, req, match);
     /* Fetch the granted VOQs, then their heads' packet records, at once (see
      * switch.c): the misses overlap instead of following one another. */
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 3; pass++)
         for (uint64_t m = in; m; m &= m - 1) {
             unsigned i = (unsigned)__builtin_ctzll(m), o = match[i];
             if (o == 0xff) continue;
             for (uint32_t v = 0, b0 = (port0 + i) * nvc; v < nvc; v++) {
                 if (!(s->voq_mask[b0 + v] >> o & 1)) continue;
-                if (pass == 0) __builtin_prefetch(voq_at(s, b0 + v, o), 1);
-                else __builtin_prefetch(&s->pkt[voq_at(s, b0 + v, o)->head], 1);
+                const voq_t *q = voq_at(s, b0 + v, o);
+                if (pass == 0) __builtin_prefetch(q, 1);
+                else if (pass == 1) __builtin_prefetch(&s->pkt[q->head], 1);
+                else if (q->head != q->tail) __builtin_prefetch(&s->pkt[s->pkt[q->head].next], 0);
             }
         }
     for (; in; in &= in - 1) {
