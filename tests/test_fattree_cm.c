@@ -385,8 +385,9 @@ static unsigned top_switch_vcs(const char *scheme, const char *stages, unsigned 
         p.src = src;
         p.dst = d;
         p.vc = s.queuing->vc(&s, src, d);
-        uint32_t w = ft->stage_off[T - 1] + 0;   /* a switch of the stage below the top */
-        while (ft->g[w] == d / ft->kpow[T - 1] && T == 3) w++;   /* one that sends d up */
+        uint32_t w = ft->stage_off[T - 1];   /* a switch of the stage below the top... */
+        if (T == 3)
+            while (ft->g[w] == d / ft->kpow[T - 1]) w++;   /* ...that sends d up */
         uint8_t up = hop_vc(&s, w, fattree_dmodk_port(ft, w, d), &p);
         if (T == 3 && up != p.vc) *steady = 0;
         mask |= 1u << up;
@@ -455,6 +456,32 @@ TEST(crossbar_per_queue_feeds_several_outputs)
         sim_free(&s);
         cfg_free(&c);
     }
+}
+
+/* A VOQ switch grants a head exactly when its downstream VC has room for
+ * it: full packets go through the per-output room mask (voq_std), shorter
+ * ones through their cached need; both at the boundary. */
+TEST(voq_request_needs_exactly_the_packets_room)
+{
+    for (int shortp = 0; shortp <= 1; shortp++)
+        for (int spare = 0; spare <= 1; spare++) {
+            sim_t s;
+            cfg_t c;
+            tsim_setup(&s, &c, "[topology]\ntype = rlft\nk = 8\nstages = 1\n[switch]\nvoq = true\n", NULL);
+            uint32_t id = pkt_alloc(&s), size = shortp ? 1000 : s.mtu, out = 2;
+            packet_t *p = &s.pkt[id];
+            memset(p, 0, sizeof *p);
+            p->dst = out;
+            p->size = size;
+            voq_arrive(&s, s.sw[0].port0, id);
+            CHECK(p->out == out, "the packet for node %u leaves by port %u", out, p->out);
+            s.credits[(s.sw[0].port0 + out) * s.nvc] = (int32_t)occ_bytes(&s, size) - 1 + spare;
+            voq_service(&s, 0);
+            CHECK((int)(s.sw[0].out_busy >> out & 1) == spare, "%s packet, credits %s its size: %s",
+                  shortp ? "short" : "full", spare ? "equal to" : "one below", spare ? "not granted" : "granted");
+            sim_free(&s);
+            cfg_free(&c);
+        }
 }
 
 static double x16(const char *vcs, const char *scheme, const char *xbar, const char *voq)
