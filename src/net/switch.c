@@ -259,6 +259,7 @@ void switch_service_per_queue(sim_t *s, uint32_t w)
     sw_t *sw = &s->sw[w];
     uint64_t free_out = ~sw->out_busy, outs = 0, reqout[MAX_RADIX];
     uint16_t reqvc[MAX_RADIX];
+    uint8_t pick[MAX_RADIX][16];   /* which candidate each requesting VC head asked for */
     uint32_t nvc = s->nvc, port0 = sw->port0;
     unsigned n = sw->nports;
     uint64_t offer = inputs_to_offer(s, sw, free_out);
@@ -274,27 +275,26 @@ void switch_service_per_queue(sim_t *s, uint32_t w)
             if (!(outs >> c->out & 1)) { outs |= 1ull << c->out; reqout[c->out] = 0; }
             reqout[c->out] |= 1ull << i;
             reqvc[i] |= (uint16_t)(1u << v);
+            pick[i][v] = (uint8_t)(c - q[v].cand);
         }
     }
+    /* A grant changes only its own output and that output's credits, so
+     * every other request stays as it was made. */
     for (; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
         port_t *op = &s->port[port0 + o];
         unsigned i = rr_pick(reqout[o], op->grant_ptr, n);
         op->grant_ptr = (uint8_t)((i + 1) % n);
         port_t *ip = &s->port[port0 + i];
-        vcq_t *qs = &s->vq[(port0 + i) * nvc];
+        const vcq_t *qs = &s->vq[(port0 + i) * nvc];
         uint32_t v = ip->vc_ptr, chosen = ICN_NIL;
-        const cand_t *c = NULL;
-        for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1)) {
-            if (!(reqvc[i] >> v & 1) || ip->vc_busy >> v & 1) continue;
-            c = first_avail(s, port0, free_out, &qs[v]);
-            if (c && c->out == o) { chosen = v; break; }
-        }
+        for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1))
+            if ((reqvc[i] >> v & 1) && qs[v].cand[pick[i][v]].out == o) { chosen = v; break; }
         if (chosen == ICN_NIL) die("allocator granted output %u to input %u with no ready VC", o, i);
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
         reqvc[i] &= (uint16_t)~(1u << chosen);
         free_out &= ~(1ull << o);
-        grant_head(s, sw, w, i, chosen, *c);
+        grant_head(s, sw, w, i, chosen, qs[chosen].cand[pick[i][chosen]]);
     }
     /* heads that requested and were not granted: the starvation guard */
     for (uint64_t m = offer; m; m &= m - 1) {
