@@ -99,7 +99,9 @@ TEST(ftroute_k_delta_and_stages)
 {
     sim_t s;
     cfg_t c;
-    setup_routing(&s, &c, "ADAP-NoTH-S-K/3", "3");
+    /* routing.delta_ref = destination: candidates congruent to D mod 3 */
+    tsim_setup(&s, &c, RLFT6, (const char *[]){ "routing.algorithm=ADAP-NoTH-S-K/3", "switch.vcs=3", "queuing.scheme=dbbm",
+                                                 "routing.delta_ref=destination", NULL });
     const fattree_t *ft = s.topo_data;
     rng_t r;
     rng_seed(&r, 7, RNG_SETUP, 0);
@@ -114,6 +116,26 @@ TEST(ftroute_k_delta_and_stages)
         if ((out - ft->K) % 3 != dst % 3) bad++;
     }
     CHECK(moved > 100 && bad == 0, "K/3: %d of %d up choices outside p = D mod 3", bad, moved);
+    sim_free(&s);
+    cfg_free(&c);
+    /* the default, routing.delta_ref = dmodk: candidates congruent to this
+     * stage's D-mod-K port, which differs from D mod 3 at stage 2 (floor(D/6) mod 3) */
+    setup_routing(&s, &c, "ADAP-NoTH-S-K/3", "3");
+    ft = s.topo_data;
+    int differ = 0;
+    bad = moved = 0;
+    for (int k = 0; k < 400; k++) {
+        uint32_t w = rng_below(&r, 2) ? ft->stage_off[2] + rng_below(&r, 72) : rng_below(&r, 72);
+        uint32_t dst = rng_below(&r, 432), det = fattree_dmodk_port(ft, w, dst);
+        for (uint32_t u = 0; u < 6; u++) set_up_credits(&s, w, u, 0, (int32_t)rng_below(&r, s.vc_cap_sw));
+        uint32_t out = decide(&s, w, dst, 0).out;
+        if (out < ft->K) continue;
+        moved++;
+        bad += (out - ft->K) % 3 != (det - ft->K) % 3;
+        differ += (out - ft->K) % 3 != dst % 3;
+    }
+    CHECK(moved > 100 && bad == 0, "K/3 (dmodk): %d of %d up choices outside p = D-mod-K port mod 3", bad, moved);
+    CHECK(differ > 20, "K/3 (dmodk): only %d of %d choices differ from the destination reading", differ, moved);
     sim_free(&s);
     cfg_free(&c);
     /* 1S adapts only at leaves, 2S only at stage 2 */
@@ -273,14 +295,14 @@ TEST(queuing_separation_of_figures_2_and_3)
 }
 
 /* Destinations per output port, by stage and direction, against Table 1. */
-static void table1(const char *routing, const uint32_t want[5], int exact)
+static void table1(const char *routing, const char *extra, const uint32_t want[5], int exact)
 {
     static const char *ini = "[topology]\ntype = rlft\nk = 4\nstages = 3\n[time]\nwarmup = 0us\nmeasure = 2ms\n[output]\ndestmap = true\n";
     char r[64];
     snprintf(r, sizeof r, "routing.algorithm=%s", routing);
     sim_t s;
     cfg_t c;
-    tsim_setup(&s, &c, ini, (const char *[]){ r, "load=0.5", NULL });
+    tsim_setup(&s, &c, ini, (const char *[]){ r, "load=0.5", extra, NULL });
     CHECK(sim_run(&s) == 0, "%s run", routing);
     const uint8_t stage[5] = { 1, 2, 3, 2, 1 }, up[5] = { 1, 1, 0, 0, 0 };
     const char *name[5] = { "S1U", "S2U", "S3D", "S2D", "S1D" };
@@ -344,8 +366,15 @@ TEST(adaptive_routing_spreads_a_congestion_tree)
 TEST(table1_destinations_per_port_measured)
 {
     /* K = 4, N = 128: D-mod-K (N-K)/K, (N-K^2)/K^2, 1, 1, 1; oblivious N-K, N-K^2, K^2, K, 1 */
-    table1("dmodk", (const uint32_t[]){ 31, 7, 1, 1, 1 }, 1);
-    table1("oblivious", (const uint32_t[]){ 124, 112, 16, 4, 1 }, 0);
+    table1("dmodk", NULL, (const uint32_t[]){ 31, 7, 1, 1, 1 }, 1);
+    table1("oblivious", NULL, (const uint32_t[]){ 124, 112, 16, 4, 1 }, 0);
+    /* K/2 with candidates congruent to the D-mod-K port (routing.delta_ref =
+     * dmodk): Table 1's final values, S3D = K^2/D^2 = 4 and S2D = K/D = 2
+     * under *S; S3D = K/D = 2, S2D = 1 under 2S; and S3D = S2D = K/D under 1S.
+     * The up counts follow from the same rule: (N-K)/D, (N-K^2)/D^2, ... */
+    table1("ADAP-NoTH-S-K/2", "routing.delta_ref=dmodk", (const uint32_t[]){ 62, 28, 4, 2, 1 }, 0);
+    table1("ADAP-NoTH-2S-K/2", "routing.delta_ref=dmodk", (const uint32_t[]){ 31, 14, 2, 1, 1 }, 0);
+    table1("ADAP-NoTH-1S-K/2", "routing.delta_ref=dmodk", (const uint32_t[]){ 62, 14, 2, 2, 1 }, 0);
 }
 
 /* ---- the VOQ switch ---- */

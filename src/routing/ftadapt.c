@@ -6,7 +6,9 @@
  *            downstream VC has fewer free credits than LTTh), 2TH (as TH, but
  *            return to D-mod-K only once they reach HTTh: hysteresis);
  *   stages   S, *S or AS (every upward stage), 1S or FS, 2S or SS (one stage);
- *   ports    K (all up ports) or K/d (the K/d up ports p with p mod d == D mod d).
+ *   ports    K (all up ports) or K/d (the K/d up ports p congruent, mod d, to
+ *            this stage's D-mod-K port; routing.delta_ref = destination
+ *            compares with D itself, Algorithm 1's ModuloResult read literally).
  * fully-adaptive is ADAP-NoTH-S-K. Downward hops have one port and the packet
  * keeps its VC (the queuing scheme's) throughout.
  *
@@ -31,6 +33,7 @@ typedef struct ftad {
     uint32_t delta;        /* 1 = all K up ports */
     int32_t ltth, htth;    /* bytes of credit */
     int scan_port;         /* routing.scan = port: candidates in ascending port order */
+    int delta_dmodk;       /* routing.delta_ref = dmodk: K/d candidates congruent to the D-mod-K port */
     uint8_t *congested;    /* 2TH: [global port * nvc + vc] */
     rng_t *rng;            /* oblivious: per switch */
 } ftad_t;
@@ -91,7 +94,7 @@ static void setup_adap(sim_t *s, cfg_t *c)
     if (stage >= (int)ft->T)
         cfg_fail(c, K_ROUTING, "stage %d has no upward ports in a %u-stage fat-tree (adaptive stages are 1..%u)", stage, ft->T, ft->T - 1);
     if (delta > ft->K || (delta > 1 && ft->K % delta))
-        cfg_fail(c, K_ROUTING, "K/%u needs a divisor of K = %u (the candidate ports are those congruent to the destination mod %u)",
+        cfg_fail(c, K_ROUTING, "K/%u needs a divisor of K = %u (the candidate ports are those congruent mod %u to the D-mod-K port)",
                  delta, ft->K, delta);
     /* one block, freed with the simulation: the 2TH flags follow the struct */
     ftad_t *a = xcalloc(1, sizeof *a + (trig == TWOTH ? (size_t)s->nports * s->nvc : 0));
@@ -102,6 +105,9 @@ static void setup_adap(sim_t *s, cfg_t *c)
     const char *scan = cfg_str(c, K_ROUTING_SCAN);
     if (!strcmp(scan, "port")) a->scan_port = 1;
     else if (strcmp(scan, "dmodk")) cfg_fail(c, K_ROUTING_SCAN, "must be dmodk or port");
+    const char *ref = cfg_str(c, K_ROUTING_DELTA_REF);
+    if (!strcmp(ref, "dmodk")) a->delta_dmodk = 1;
+    else if (strcmp(ref, "destination")) cfg_fail(c, K_ROUTING_DELTA_REF, "must be destination or dmodk");
     if (trig == TH || trig == TWOTH) {
         double lt = cfg_double(c, K_ROUTING_LTTH);
         a->ltth = (int32_t)(lt * s->vc_cap_sw + 0.5);
@@ -121,13 +127,14 @@ static inline int32_t up_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_
     return s->credits[(s->sw[w].port0 + K + u) * s->nvc + hop_vc(s, w, K + u, p)];
 }
 
-/* The up port with the most free credits among the candidates (K/d filter),
+/* The up port with the most free credits among the candidates (the K/d filter
+ * keeps ports congruent to det, or to D, mod d),
  * scanned from `from` (det, or 0 with routing.scan = port); strictly more
  * than `floor` is needed to leave det. */
 static uint32_t most_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_t det, uint32_t from, const packet_t *p,
-                             uint32_t delta, int32_t floor)
+                             const ftad_t *a, int32_t floor)
 {
-    uint32_t best = det, want = p->dst % delta;
+    uint32_t delta = a->delta, best = det, want = (a->delta_dmodk ? det : p->dst) % delta;
     int32_t full = (int32_t)s->vc_cap_sw;
     for (uint32_t k = 0, u = from; k < K; k++, u = u + 1 == K ? 0 : u + 1) {
         if (delta > 1 && u % delta != want) continue;
@@ -152,17 +159,17 @@ static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand
         int32_t cr = up_credits(s, w, K, det, p);
         switch (a->trig) {
         case NOTH:
-            u = most_credits(s, w, K, det, from, p, a->delta, 0);
+            u = most_credits(s, w, K, det, from, p, a, 0);
             break;
         case TH:
-            if (cr < a->ltth) u = most_credits(s, w, K, det, from, p, a->delta, a->ltth);
+            if (cr < a->ltth) u = most_credits(s, w, K, det, from, p, a, a->ltth);
             break;
         default: {   /* TWOTH: the flag of the D-mod-K port's downstream VC */
             uint8_t *flag = &a->congested[(s->sw[w].port0 + port) * s->nvc + hop_vc(s, w, port, p)];
             if (cr < a->ltth || *flag) {
                 if (cr < a->htth) {
                     *flag = 1;
-                    u = most_credits(s, w, K, det, from, p, a->delta, a->ltth);
+                    u = most_credits(s, w, K, det, from, p, a, a->ltth);
                 } else {
                     *flag = 0;
                 }
