@@ -32,12 +32,18 @@ static void set_up_credits(sim_t *s, uint32_t w, uint32_t u, uint32_t vc, int32_
     s->credits[(s->sw[w].port0 + ft->K + u) * s->nvc + vc] = bytes;
 }
 
-static void setup_routing(sim_t *s, cfg_t *c, const char *routing, const char *vcs)
+/* RLFT6 with DBBM on `vcs` VCs and `routing`; `extra` is one more key=value or NULL. */
+static void setup_routing_with(sim_t *s, cfg_t *c, const char *routing, const char *vcs, const char *extra)
 {
     char r[128], v[64];
     snprintf(r, sizeof r, "routing.algorithm=%s", routing);
     snprintf(v, sizeof v, "switch.vcs=%s", vcs);
-    tsim_setup(s, c, RLFT6, (const char *[]){ r, v, "queuing.scheme=dbbm", NULL });
+    tsim_setup(s, c, RLFT6, (const char *[]){ r, v, "queuing.scheme=dbbm", extra, NULL });
+}
+
+static void setup_routing(sim_t *s, cfg_t *c, const char *routing, const char *vcs)
+{
+    setup_routing_with(s, c, routing, vcs, NULL);
 }
 
 TEST(ftroute_th_triggers_below_ltth_only)
@@ -95,54 +101,51 @@ TEST(ftroute_2th_hysteresis)
     cfg_free(&c);
 }
 
+/* 400 random adaptive decisions at leaves and stage-2 switches, with random
+ * credits on the up ports: how many went up, and how many of those took a
+ * port not congruent mod 3 to D, and to the switch's D-mod-K port. */
+static void k3_choices(sim_t *s, rng_t *r, int *moved, int *off_dst, int *off_det)
+{
+    const fattree_t *ft = s->topo_data;
+    *moved = *off_dst = *off_det = 0;
+    for (int k = 0; k < 400; k++) {
+        uint32_t w = rng_below(r, 2) ? ft->stage_off[2] + rng_below(r, 72) : rng_below(r, 72);
+        uint32_t dst = rng_below(r, 432), det = fattree_dmodk_port(ft, w, dst);
+        for (uint32_t u = 0; u < 6; u++) set_up_credits(s, w, u, 0, (int32_t)rng_below(r, s->vc_cap_sw));
+        uint32_t out = decide(s, w, dst, 0).out;
+        if (out < ft->K) continue;   /* going down */
+        (*moved)++;
+        *off_dst += (out - ft->K) % 3 != dst % 3;
+        *off_det += (out - ft->K) % 3 != (det - ft->K) % 3;
+    }
+}
+
 TEST(ftroute_k_delta_and_stages)
 {
     sim_t s;
     cfg_t c;
-    /* routing.delta_ref = destination: candidates congruent to D mod 3 */
-    tsim_setup(&s, &c, RLFT6, (const char *[]){ "routing.algorithm=ADAP-NoTH-S-K/3", "switch.vcs=3", "queuing.scheme=dbbm",
-                                                 "routing.delta_ref=destination", NULL });
-    const fattree_t *ft = s.topo_data;
     rng_t r;
     rng_seed(&r, 7, RNG_SETUP, 0);
-    int bad = 0, moved = 0;
-    for (int k = 0; k < 400; k++) {
-        uint32_t w = rng_below(&r, 2) ? ft->stage_off[2] + rng_below(&r, 72) : rng_below(&r, 72);
-        uint32_t dst = rng_below(&r, 432);
-        for (uint32_t u = 0; u < 6; u++) set_up_credits(&s, w, u, 0, (int32_t)rng_below(&r, s.vc_cap_sw));
-        uint32_t out = decide(&s, w, dst, 0).out;
-        if (out < ft->K) continue;   /* going down */
-        moved++;
-        if ((out - ft->K) % 3 != dst % 3) bad++;
-    }
-    CHECK(moved > 100 && bad == 0, "K/3: %d of %d up choices outside p = D mod 3", bad, moved);
+    int moved, off_dst, off_det;
+    /* routing.delta_ref = destination: candidates congruent to D mod 3 */
+    setup_routing_with(&s, &c, "ADAP-NoTH-S-K/3", "3", "routing.delta_ref=destination");
+    k3_choices(&s, &r, &moved, &off_dst, &off_det);
+    CHECK(moved > 100 && off_dst == 0, "K/3: %d of %d up choices outside p = D mod 3", off_dst, moved);
     sim_free(&s);
     cfg_free(&c);
     /* the default, routing.delta_ref = dmodk: candidates congruent to this
      * stage's D-mod-K port, which differs from D mod 3 at stage 2 (floor(D/6) mod 3) */
     setup_routing(&s, &c, "ADAP-NoTH-S-K/3", "3");
-    ft = s.topo_data;
-    int differ = 0;
-    bad = moved = 0;
-    for (int k = 0; k < 400; k++) {
-        uint32_t w = rng_below(&r, 2) ? ft->stage_off[2] + rng_below(&r, 72) : rng_below(&r, 72);
-        uint32_t dst = rng_below(&r, 432), det = fattree_dmodk_port(ft, w, dst);
-        for (uint32_t u = 0; u < 6; u++) set_up_credits(&s, w, u, 0, (int32_t)rng_below(&r, s.vc_cap_sw));
-        uint32_t out = decide(&s, w, dst, 0).out;
-        if (out < ft->K) continue;
-        moved++;
-        bad += (out - ft->K) % 3 != (det - ft->K) % 3;
-        differ += (out - ft->K) % 3 != dst % 3;
-    }
-    CHECK(moved > 100 && bad == 0, "K/3 (dmodk): %d of %d up choices outside p = D-mod-K port mod 3", bad, moved);
-    CHECK(differ > 20, "K/3 (dmodk): only %d of %d choices differ from the destination reading", differ, moved);
+    k3_choices(&s, &r, &moved, &off_dst, &off_det);
+    CHECK(moved > 100 && off_det == 0, "K/3 (dmodk): %d of %d up choices outside p = D-mod-K port mod 3", off_det, moved);
+    CHECK(off_dst > 20, "K/3 (dmodk): only %d of %d choices differ from the destination reading", off_dst, moved);
     sim_free(&s);
     cfg_free(&c);
     /* 1S adapts only at leaves, 2S only at stage 2 */
     const char *names[2] = { "ADAP-NoTH-1S-K", "ADAP-NoTH-2S-K" };
     for (int st = 1; st <= 2; st++) {
         setup_routing(&s, &c, names[st - 1], "3");
-        ft = s.topo_data;
+        const fattree_t *ft = s.topo_data;
         uint32_t dst = 431, leaf = 0, mid = ft->stage_off[2];   /* both below dst's group */
         uint32_t dl = dst % 6, dm = dst / 6 % 6;
         set_up_credits(&s, leaf, dl, 0, 0);
@@ -177,8 +180,7 @@ TEST(ftroute_scan_order_decides_ties)
      * more credits still wins wherever it is. */
     sim_t s;
     cfg_t c;
-    tsim_setup(&s, &c, RLFT6, (const char *[]){ "routing.algorithm=ADAP-NoTH-S-K/3", "switch.vcs=3", "queuing.scheme=dbbm",
-                                                 "routing.scan=port", NULL });
+    setup_routing_with(&s, &c, "ADAP-NoTH-S-K/3", "3", "routing.scan=port");
     const fattree_t *ft = s.topo_data;
     for (uint32_t dst = 40; dst < 432; dst += 7) {
         cand_t d = decide(&s, 0, dst, 1);
