@@ -21,6 +21,7 @@ uint32_t pkt_alloc(sim_t *s)
         /* Grown by copy, not realloc, to keep the records cache-line aligned. */
         packet_t *np = aligned_alloc(64, (size_t)cap * sizeof *np);
         if (!np) die("out of memory (%zu bytes of packets)", (size_t)cap * sizeof *np);
+        mem_hugepages(np, (size_t)cap * sizeof *np);
         if (old) memcpy(np, s->pkt, (size_t)old * sizeof *np);
         free(s->pkt);
         s->pkt = np;
@@ -207,7 +208,8 @@ static void setup_policies(sim_t *s, cfg_t *c)
         const char *qm = cfg_str(c, K_NIC_QUEUES);
         if (!strcmp(qm, "per-vc")) {
             s->srcq_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
-            for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].srcq = xcalloc(s->nsqs, sizeof(srcq_t));
+            s->srcqs = xcalloc((size_t)s->nnodes * s->nsqs, sizeof *s->srcqs);
+            for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].srcq = &s->srcqs[(size_t)n * s->nsqs];
         } else if (strcmp(qm, "shared")) {
             cfg_fail(c, K_NIC_QUEUES, "must be per-vc or shared");
         }
@@ -272,11 +274,8 @@ void sim_free(sim_t *s)
     flit_free(s);
     views_free(s);
     evq_free(&s->evq);
-    for (uint32_t n = 0; s->nic && n < s->nnodes; n++)
-        if (s->nic[n].srcq) {
-            for (uint32_t v = 0; v < s->nsqs; v++) free(s->nic[n].srcq[v].m);
-            free(s->nic[n].srcq);
-        }
+    for (size_t q = 0; s->srcqs && q < (size_t)s->nnodes * s->nsqs; q++) free(s->srcqs[q].m);
+    free(s->srcqs);
     free(s->want); free(s->voq); free(s->voq_mask); free(s->voq_std);
     voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
@@ -388,19 +387,47 @@ static void dispatch(sim_t *s, const event_t *e)
     }
 }
 
-/* Warm the cache for the service of pend[i]. */
-static inline void prefetch_service(const sim_t *s, uint32_t d)
+/* Warm the cache for the service of device d, in steps like events, each
+ * reading only what the previous one fetched: the device record (a node's
+ * hot fields and streams span its first 128 bytes, which may straddle three
+ * lines), then what it points to (a node's source queues, a switch's
+ * per-output want masks), then a node's ring entries at the heads (which it
+ * may send) and tails (where new messages go). */
+static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
 {
-    if (d & NIC_BIT) { __builtin_prefetch(&s->nic[d & ~NIC_BIT], 1); return; }
+    if (d & NIC_BIT) {
+        const nic_t *c = &s->nic[d & ~NIC_BIT];
+        if (step == 0) {
+            __builtin_prefetch(c, 1);
+            __builtin_prefetch((const char *)c + 64, 1);
+            __builtin_prefetch((const char *)c + 127, 1);
+        } else if (c->srcq) {
+            for (uint32_t v = 0; v < s->nsqs; v++) {
+                const srcq_t *q = &c->srcq[v];
+                if (step == 1) __builtin_prefetch(q, 1);
+                else if (q->cap) {
+                    __builtin_prefetch(&q->m[q->head], 1);
+                    __builtin_prefetch(&q->m[(q->head + q->n) % q->cap], 1);
+                }
+            }
+        }
+        return;
+    }
     const sw_t *sw = &s->sw[d];
-    __builtin_prefetch(sw, 1);
+    if (step == 0) __builtin_prefetch(sw, 1);
+    else if (step == 1)
+        for (uint32_t o = 0; o < sw->nports; o += 8) __builtin_prefetch(&s->want[sw->port0 + o], 0);
 }
 
 static void run_services(sim_t *s)
 {
+    static const uint32_t dist[3] = { 2 * PREFETCH_AHEAD, PREFETCH_AHEAD, PREFETCH_AHEAD / 2 };
+    for (int k = 0; k < 3; k++)
+        for (uint32_t i = 0; i < s->npend && i < dist[k]; i++) prefetch_service(s, s->pend[i], k);
     for (uint32_t i = 0; i < s->npend; i++) {
         uint32_t d = s->pend[i];
-        if (i + PREFETCH_AHEAD < s->npend) prefetch_service(s, s->pend[i + PREFETCH_AHEAD]);
+        for (int k = 0; k < 3; k++)
+            if (i + dist[k] < s->npend) prefetch_service(s, s->pend[i + dist[k]], k);
         if (d & NIC_BIT) { s->nic[d & ~NIC_BIT].pending = 0; nic_service(s, d & ~NIC_BIT); }
         else if (s->sw[d].pending = 0, s->voq_mode) (s->xbar_queue ? voq_service_per_queue : voq_service)(s, d);
         else if (s->vn) voqnet_service(s, d);

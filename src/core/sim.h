@@ -104,6 +104,7 @@ typedef struct sim {
     int deadlocked;
 
     uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
+    srcq_t *srcqs;           /* [node * nsqs]: every node's source queues */
     struct views *views;     /* per-link / per-VC views (src/stats/views.c), NULL if off */
     int flit_mode;           /* switch.model = flit */
     void *flit;              /* its state (src/net/flit.c) */

@@ -118,24 +118,28 @@ typedef struct srcmsg { simtime_t gen; uint32_t dst, left, msg; } srcmsg_t;
 typedef struct srcq { srcmsg_t *m; uint32_t head, n, cap, hdst, hsize; } srcq_t;
 
 typedef struct nic {
+    /* First cache line: what every service of the node reads. */
     uint32_t port;        /* global port id */
     uint8_t pending;
     uint8_t busy;         /* injection link transmitting */
+    uint8_t srcq_rr;      /* round-robin among the source queues */
+    int hot;              /* scenario role (-1 = none, else hot-spot index) */
+    srcq_t *srcq;         /* per-VC source queues ([nsqs]), or NULL: one virtual FIFO */
     simtime_t next_gen;   /* generation time of the next message not yet taken */
     simtime_t wake_at;    /* a wake-up event is scheduled at this time (0 = none) */
     /* message being injected */
     uint32_t msg_dst, msg_id;
     uint32_t msg_left;    /* bytes of the current message not yet injected */
-    simtime_t msg_gen;
-    rng_t arrival, dest;
-    rng_t arrival0;       /* initial arrival stream, to count generation lazily */
-    rng_t sizes, sizes0;  /* message-length draws (bimodal), and their initial state */
-    int hot;              /* scenario role (-1 = none, else hot-spot index) */
     int silent;           /* never injects (a fixed point of a permutation) */
-    uint64_t rx_bytes;    /* delivered to this node in the measurement window */
+    simtime_t msg_gen;
     uint64_t injected_pkts;
-    srcq_t *srcq;         /* per-VC source queues ([nsqs]), or NULL: one virtual FIFO */
-    uint8_t srcq_rr;      /* round-robin among them */
+    /* Second line: the streams drawn for every message. */
+    rng_t arrival, dest;
+    /* Cold: bimodal lengths, delivery counts, initial streams (read at the end). */
+    rng_t sizes;          /* message-length draws (bimodal) */
+    uint64_t rx_bytes;    /* delivered to this node in the measurement window */
+    rng_t arrival0;       /* initial arrival stream, to count generation lazily */
+    rng_t sizes0;         /* initial length stream */
 } nic_t;
 
 #endif
