@@ -5,7 +5,8 @@ packet-hops per second per sweep directory, from each point's perf.csv.
     python3 experiments/seed002/cost.py [results/seed002-tables-11664]"""
 import csv, glob, os, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common import ROOT  # noqa: E402
 
 
 def main():

@@ -19,9 +19,7 @@ uint32_t pkt_alloc(sim_t *s)
         uint32_t old = s->npkt_cap, cap = old ? old * 2 : 4096;
         if (cap < old) die("packet pool exhausted");
         /* Grown by copy, not realloc, to keep the records cache-line aligned. */
-        packet_t *np = aligned_alloc(64, (size_t)cap * sizeof *np);
-        if (!np) die("out of memory (%zu bytes of packets)", (size_t)cap * sizeof *np);
-        mem_hugepages(np, (size_t)cap * sizeof *np);
+        packet_t *np = xaligned_alloc(64, (size_t)cap * sizeof *np);
         if (old) memcpy(np, s->pkt, (size_t)old * sizeof *np);
         free(s->pkt);
         s->pkt = np;
@@ -389,18 +387,16 @@ static void dispatch(sim_t *s, const event_t *e)
 
 /* Warm the cache for the service of device d, in steps like events, each
  * reading only what the previous one fetched: the device record (a node's
- * hot fields and streams span its first 128 bytes, which may straddle three
- * lines), then what it points to (a node's source queues, a switch's
+ * hot fields and per-message streams), then what it points to (a node's source queues, a switch's
  * per-output want masks), then a node's ring entries at the heads (which it
  * may send) and tails (where new messages go). */
 static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
 {
     if (d & NIC_BIT) {
         const nic_t *c = &s->nic[d & ~NIC_BIT];
-        if (step == 0) {
-            __builtin_prefetch(c, 1);
-            __builtin_prefetch((const char *)c + 64, 1);
-            __builtin_prefetch((const char *)c + 127, 1);
+        if (step == 0) {   /* every line of the hot fields, however the record is aligned */
+            for (size_t off = 0; off < NIC_HOT_BYTES; off += 64) __builtin_prefetch((const char *)c + off, 1);
+            __builtin_prefetch((const char *)c + NIC_HOT_BYTES - 1, 1);
         } else if (c->srcq) {
             for (uint32_t v = 0; v < s->nsqs; v++) {
                 const srcq_t *q = &c->srcq[v];

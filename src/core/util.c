@@ -14,7 +14,7 @@
  * page mapping changes, never contents, so results are unaffected. */
 enum { HUGE_PAGE = 2u << 20, HUGE_MIN = 4u << 20 };
 
-void mem_hugepages(void *p, size_t n)
+static void mem_hugepages(void *p, size_t n)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (n < HUGE_MIN) return;
@@ -38,7 +38,15 @@ void *xcalloc(size_t n, size_t sz)
 {
     void *p = calloc(n ? n : 1, sz ? sz : 1);
     if (!p) die("out of memory (%zu x %zu bytes)", n, sz);
-    if (sz && n <= SIZE_MAX / sz) mem_hugepages(p, n * sz);
+    mem_hugepages(p, n * sz);   /* calloc succeeded, so n * sz did not overflow */
+    return p;
+}
+
+void *xaligned_alloc(size_t align, size_t n)
+{
+    void *p = aligned_alloc(align, n);
+    if (!p) die("out of memory (%zu bytes aligned to %zu)", n, align);
+    mem_hugepages(p, n);
     return p;
 }
 

@@ -11,9 +11,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
-/* Ask for transparent huge pages over [p, p + n) if it is large (x*alloc do
- * it for every allocation); a hint, never an error. */
-void mem_hugepages(void *p, size_t n);
+/* n must be a multiple of align (C11 aligned_alloc). Like the others, a large
+ * block asks for transparent huge pages (a hint that never changes results). */
+void *xaligned_alloc(size_t align, size_t n);
 
 /* Internal error (a bug or resource exhaustion): message and exit status 1. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -9,6 +9,7 @@
  * realloc and the hot path never allocates. */
 #ifndef ICN_NET_H
 #define ICN_NET_H
+#include <stddef.h>
 #include <stdint.h>
 #include "../core/evq.h"
 #include "../core/rng.h"
@@ -118,7 +119,8 @@ typedef struct srcmsg { simtime_t gen; uint32_t dst, left, msg; } srcmsg_t;
 typedef struct srcq { srcmsg_t *m; uint32_t head, n, cap, hdst, hsize; } srcq_t;
 
 typedef struct nic {
-    /* First cache line: what every service of the node reads. */
+    /* Hot: what every service of the node reads or writes, then the streams
+     * drawn for every message (NIC_HOT_BYTES, prefetched together). */
     uint32_t port;        /* global port id */
     uint8_t pending;
     uint8_t busy;         /* injection link transmitting */
@@ -133,7 +135,6 @@ typedef struct nic {
     int silent;           /* never injects (a fixed point of a permutation) */
     simtime_t msg_gen;
     uint64_t injected_pkts;
-    /* Second line: the streams drawn for every message. */
     rng_t arrival, dest;
     /* Cold: bimodal lengths, delivery counts, initial streams (read at the end). */
     rng_t sizes;          /* message-length draws (bimodal) */
@@ -141,5 +142,6 @@ typedef struct nic {
     rng_t arrival0;       /* initial arrival stream, to count generation lazily */
     rng_t sizes0;         /* initial length stream */
 } nic_t;
+#define NIC_HOT_BYTES offsetof(nic_t, sizes)
 
 #endif
