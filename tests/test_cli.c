@@ -59,6 +59,7 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[routing]\nalgorithm = updown\n", "", 2, (const char *[]){ "bad.ini:2", "routing.algorithm", "--list", NULL });
     expect_error("[traffic]\nshift = 3\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.shift", "no effect", NULL });
     expect_error("[traffic]\nscenario = hs10-1\nhs_fraction = 0.3\n", "", 2, (const char *[]){ "bad.ini:3", "hs_fraction", "fixes", NULL });
+    expect_error("[traffic]\nscenario = hs10-4\nhs_count = 2\n", "", 2, (const char *[]){ "bad.ini:3", "hs_count", "fixes the count at 4", NULL });
     expect_error("[link]\ndelay = 6 parsecs\n", "", 2, (const char *[]){ "bad.ini:2", "link.delay", "unit", NULL });
     expect_error("[link]\nbandwidth = 0Gbps\n", "", 2, (const char *[]){ "bad.ini:2", "link.bandwidth", "positive", NULL });
     expect_error("load = 0.5\nload = 0.6\n", "", 2, (const char *[]){ "bad.ini:2", "twice", NULL });
@@ -176,14 +177,36 @@ TEST(cli_same_seed_same_bytes_any_worker_count)
      * default), is still reused and its row realigned; a point whose
      * configuration differs is recomputed */
     snprintf(cmd, sizeof cmd,
-             "(cd %s/s2/points/0000 && grep -v '^queue_size = ' config.ini > c && mv c config.ini && "
+             "(cd %s/s2/points/0000 && grep -v 'queue_size = ' config.ini > c && mv c config.ini && "
              "python3 -c \"import csv; r = list(csv.reader(open('summary.csv'))); i = r[0].index('queuing.queue_size'); "
              "csv.writer(open('summary.csv', 'w', newline=''), lineterminator='\\n').writerows([x[:i] + x[i + 1:] for x in r])\" && "
-             "sed -i 's/^seed = 1$/seed = 7/' ../0001/config.ini) && "
+             "sed -i 's/^# seed = 1$/seed = 7/' ../0001/config.ini) && "
              "%s sweep -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson",
              tmp(), bin(), tmp(), common);
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "5 reused"), "older point not reused or changed one reused: %s", out);
     CHECK(files_equal(a, b), "summary changed after reusing an older point");
+}
+
+/* The config.ini a run writes runs again as it is and repeats the run: keys
+ * at their default are comments (a default given explicitly may be a key with
+ * no effect, which is an error), and a preset's own values are accepted. */
+TEST(cli_written_config_repeats_the_run)
+{
+    char cmd[2048], out[8192], a[600], b[600];
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/c1 -s topology.k=4 -s time.warmup=20us -s time.measure=60us "
+                              "-s traffic.scenario=hs10-4 -s queuing.scheme=dbbm -s switch.vcs=3 -s routing.algorithm=ADAP-TH-S-K && "
+                              "grep -q '^# seed = 1$' %s/c1/config.ini && grep -q '^algorithm = ADAP-TH-S-K$' %s/c1/config.ini && "
+                              "%s run %s/c1/config.ini -q -o %s/c2 && "
+                              "cut -d, -f2- %s/c1/summary.csv > %s/c1.x && cut -d, -f2- %s/c2/summary.csv > %s/c2.x",
+             bin(), tmp(), tmp(), tmp(), bin(), tmp(), tmp(), tmp(), tmp(), tmp(), tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "writing or re-running config.ini failed: %s", out);
+    snprintf(a, sizeof a, "%s/c1.x", tmp());
+    snprintf(b, sizeof b, "%s/c2.x", tmp());
+    CHECK(files_equal(a, b), "re-running config.ini gave another result");
+    /* the preset's own values, given explicitly, are no contradiction */
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/c3 -s topology.k=4 -s time.warmup=20us -s time.measure=60us "
+                              "-s traffic.scenario=hs10-4 -s traffic.hs_count=4 -s traffic.hs_fraction=0.1", bin(), tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "hs10-4 with its own count and fraction refused: %s", out);
 }
 
 TEST(cli_plots_rendered_or_refused)

@@ -283,7 +283,11 @@ void cfg_check_unused(const cfg_t *c)
 
 void cfg_write(const cfg_t *c, FILE *f)
 {
-    fprintf(f, "# icnsim %s: effective configuration of run '%s' (every key, defaults included)\n", ICNSIM_VERSION, c->name);
+    /* Keys left at their defaults are written as comments: the file shows every
+     * value, and runs again as it is (a default key given explicitly could be
+     * one that has no effect here, which is an error). */
+    fprintf(f, "# icnsim %s: effective configuration of run '%s'; keys left at their default are\n"
+               "# commented out, so `icnsim run` on this file repeats the run\n", ICNSIM_VERSION, c->name);
     const char *cur = "";
     size_t curlen = 0;
     for (int k = 0; k < K__COUNT; k++) {
@@ -294,6 +298,6 @@ void cfg_write(const cfg_t *c, FILE *f)
             cur = name;
             curlen = slen;
         }
-        fprintf(f, "%s = %s\n", dot ? dot + 1 : name, c->val[k].text);
+        fprintf(f, "%s%s = %s\n", c->val[k].set ? "" : "# ", dot ? dot + 1 : name, c->val[k].text);
     }
 }

@@ -30,7 +30,7 @@ static void usage(FILE *f)
           "  -q             quiet: no summary table on stdout\n"
           "\n"
           "outputs (in DIR): summary.csv (one row per run, every key as a column),\n"
-          "timeseries.csv, nodes.csv, config.ini (effective configuration), perf.csv.\n"
+          "timeseries.csv, nodes.csv, config.ini (effective configuration; runs again as it is), perf.csv.\n"
           "exit status: 0 ok, 2 bad configuration or usage, 3 deadlock detected.\n", f);
 }
 

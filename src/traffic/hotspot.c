@@ -89,11 +89,15 @@ static void setup_hotspot(sim_t *s, cfg_t *c)
     setup_hotspot_with(s, c, f, n);
 }
 
-/* Presets fix fraction and count: setting either too is a contradiction. */
+/* Presets fix fraction and count: setting either to another value is a
+ * contradiction. The preset's own values are accepted, so that the effective
+ * config.ini a run writes (every key set) runs again as it is. */
 static void preset(sim_t *s, cfg_t *c, double f, uint32_t n)
 {
-    if (cfg_is_set(c, K_TR_HS_FRACTION)) cfg_fail(c, K_TR_HS_FRACTION, "scenario '%s' fixes the fraction; use scenario = hotspot to choose it", s->scenario->name);
-    if (cfg_is_set(c, K_TR_HS_COUNT)) cfg_fail(c, K_TR_HS_COUNT, "scenario '%s' fixes the count; use scenario = hotspot to choose it", s->scenario->name);
+    if (cfg_is_set(c, K_TR_HS_FRACTION) && cfg_double(c, K_TR_HS_FRACTION) != f)
+        cfg_fail(c, K_TR_HS_FRACTION, "scenario '%s' fixes the fraction at %g; use scenario = hotspot to choose it", s->scenario->name, f);
+    if (cfg_is_set(c, K_TR_HS_COUNT) && (uint32_t)cfg_int(c, K_TR_HS_COUNT) != n)
+        cfg_fail(c, K_TR_HS_COUNT, "scenario '%s' fixes the count at %u; use scenario = hotspot to choose it", s->scenario->name, n);
     setup_hotspot_with(s, c, f, n);
 }
 static void setup_hs10_1(sim_t *s, cfg_t *c) { preset(s, c, 0.10, 1); }
