@@ -90,8 +90,7 @@ static void setup_hotspot(sim_t *s, cfg_t *c)
 }
 
 /* Presets fix fraction and count: setting either to another value is a
- * contradiction. The preset's own values are accepted, so that the effective
- * config.ini a run writes (every key set) runs again as it is. */
+ * contradiction; restating the preset's own value is not. */
 static void preset(sim_t *s, cfg_t *c, double f, uint32_t n)
 {
     if (cfg_is_set(c, K_TR_HS_FRACTION) && cfg_double(c, K_TR_HS_FRACTION) != f)
