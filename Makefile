@@ -19,8 +19,8 @@ LDLIBS  := -lm
 
 ifeq ($(SAN),1)
 BUILD   := build-san
-BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=address,undefined
+BASE    += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 else ifeq ($(NATIVE),1)
 BUILD   := build-native
 else

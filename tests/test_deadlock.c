@@ -33,6 +33,12 @@ TEST(deadlock_detected_and_reported)
     CHECK(s.now < 1000000000ull, "detected only at %.1f us", s.now / 1e6);
     CHECK(s.pkt_live > 0, "no packets in the network");
     CHECK(sim_check_invariants(&s, 0) == 0, "invariants broken in the deadlocked state");
+    /* the summary of a deadlocked run covers the run up to the deadlock */
+    result_t d;
+    result_compute(&s, &d);
+    CHECK(d.injected_pkts > 0 && d.generated >= d.injected_pkts && d.offered > 0.5 && d.status == 3,
+          "deadlocked run reports offered %g, generated %llu, injected %llu", d.offered,
+          (unsigned long long)d.generated, (unsigned long long)d.injected_pkts);
     sim_free(&s);
     cfg_free(&c);
     /* the same network with D-mod-K does not deadlock under the same load */

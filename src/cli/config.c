@@ -2,6 +2,9 @@
 #include "../core/units.h"
 #include "../core/util.h"
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -85,6 +88,7 @@ static int parse_value(key_id k, const char *text, cfgval_t *v, char *why, size_
     case KT_TIME:
         if (parse_time_ps(text, &u, &w)) break;
         if ((double)u < d->min) { snprintf(why, wn, "must be positive"); return -1; }
+        if ((double)u > d->max) { snprintf(why, wn, "must be at most %.0f ps (%g s)", d->max, d->max * 1e-12); return -1; }
         v->v.u = u;
         return 0;
     case KT_BYTES:
@@ -97,6 +101,10 @@ static int parse_value(key_id k, const char *text, cfgval_t *v, char *why, size_
         return 0;
     case KT_BW:
         if (parse_bandwidth(text, &x, &w)) break;
+        if (d->max > 0 && (x < d->min || x > d->max)) {
+            snprintf(why, wn, "must be between %g and %g bits per second", d->min, d->max);
+            return -1;
+        }
         v->v.d = x;
         return 0;
     case KT_NAME:
@@ -161,15 +169,26 @@ static char *trim(char *s)
     return s;
 }
 
+/* The files being loaded, innermost first: an include of one of them is a cycle. */
+typedef struct incl {
+    const char *path;        /* as named */
+    char *real;              /* canonical path, NULL if unknown */
+    const struct incl *up;
+    int depth;
+} incl_t;
+
+enum { MAX_INCLUDE_DEPTH = 16, MAX_CONFIG_BYTES = 1 << 20 };
+
+static void load_file_in(cfg_t *c, const char *path, const incl_t *up, const char *from, int from_line);
+
 /* Parse INI text. Keys before any section are top-level; "[topology]\nk = 4"
  * sets topology.k. "include = other.ini" (top level) loads a file relative to
  * this one. A key given twice in one file is an error. */
-static void load_text(cfg_t *c, char *text, const char *origin, int depth)
+static void load_text(cfg_t *c, char *text, const char *origin, const incl_t *chain)
 {
     char section[128] = "";
     int line = 0;
     int first_line[K__COUNT] = { 0 };
-    if (depth > 8) fail_at(origin, 0, "includes nested too deeply (cycle?)");
     for (char *p = text, *nl; p && *p; p = nl) {
         nl = strchr(p, '\n');
         if (nl) *nl++ = 0;
@@ -201,17 +220,9 @@ static void load_text(cfg_t *c, char *text, const char *origin, int depth)
             path = xmalloc(n);
             if (val[0] == '/') snprintf(path, n, "%s", val);
             else snprintf(path, n, "%s/%s", dir, val);
-            FILE *f = fopen(path, "rb");
-            if (!f) fail_at(origin, line, "cannot open included file '%s'", path);
-            fclose(f);
-            char *saved = c->name;   /* includes do not rename the run */
-            c->name = NULL;
-            cfg_load_file(c, path);
-            free(c->name);
-            c->name = saved;
-            free(path);
             free(dup);
-            (void)depth;
+            load_file_in(c, path, chain, origin, line);
+            free(path);
             continue;
         }
         int k = key_lookup(full);
@@ -225,30 +236,66 @@ static void load_text(cfg_t *c, char *text, const char *origin, int depth)
 void cfg_load_string(cfg_t *c, const char *text, const char *origin)
 {
     char *dup = xstrdup(text);
-    load_text(c, dup, origin, 0);
+    load_text(c, dup, origin, NULL);
     free(dup);
 }
 
-void cfg_load_file(cfg_t *c, const char *path)
+/* A config file's text, at most MAX_CONFIG_BYTES (so /dev/zero or a huge file
+ * is refused, not read until memory runs out); errors name the includer. */
+static char *read_config(const char *path, const char *from, int from_line)
 {
+    const char *who = from ? from : path;
+    int line = from ? from_line : 0;
     FILE *f = fopen(path, "rb");
-    if (!f) fail_at(path, 0, "cannot open config file");
+    struct stat st;
+    if (!f) fail_at(who, line, "cannot open %sconfig file '%s': %s", from ? "included " : "", path, strerror(errno));
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        fail_at(who, line, "'%s' is a directory, not a config file", path);
+    }
     size_t cap = 4096, n = 0;
     char *buf = xmalloc(cap);
     for (size_t r; (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
         n += r;
+        if (n > MAX_CONFIG_BYTES) { fclose(f); free(buf); fail_at(who, line, "'%s' is larger than 1 MiB; not a config file", path); }
         if (cap - n < 2) buf = xrealloc(buf, cap *= 2);
     }
+    int bad = ferror(f);
     fclose(f);
+    if (bad) { free(buf); fail_at(who, line, "cannot read '%s'", path); }
     buf[n] = 0;
-    if (memchr(buf, 0, n)) fail_at(path, 0, "file contains NUL bytes; not a text INI file");
+    if (memchr(buf, 0, n)) { free(buf); fail_at(path, 0, "file contains NUL bytes; not a text INI file"); }
+    return buf;
+}
+
+static void load_file_in(cfg_t *c, const char *path, const incl_t *up, const char *from, int from_line)
+{
+    incl_t me = { path, realpath(path, NULL), up, up ? up->depth + 1 : 0 };
+    for (const incl_t *i = up; i && me.real; i = i->up)
+        if (i->real && !strcmp(i->real, me.real)) {
+            const char *ring[MAX_INCLUDE_DEPTH + 2];
+            int n = 0;
+            for (const incl_t *j = up; j != i->up; j = j->up) ring[n++] = j->path;
+            fprintf(stderr, "icnsim: %s:%d: include cycle: ", from, from_line);
+            while (n) fprintf(stderr, "%s includes ", ring[--n]);
+            fprintf(stderr, "%s\n", path);
+            exit(EXIT_CONFIG);
+        }
+    if (me.depth > MAX_INCLUDE_DEPTH) fail_at(from, from_line, "includes nested more than %d deep", MAX_INCLUDE_DEPTH);
+    char *buf = read_config(path, from, from_line);
+    load_text(c, buf, path, &me);
+    free(buf);
+    free(me.real);
+}
+
+void cfg_load_file(cfg_t *c, const char *path)
+{
     free(c->name);
     char *dup = xstrdup(path), *base = basename(dup), *dot = strrchr(base, '.');
     if (dot && !strcmp(dot, ".ini")) *dot = 0;
     c->name = xstrdup(base);
     free(dup);
-    load_text(c, buf, path, 0);
-    free(buf);
+    load_file_in(c, path, NULL, NULL, 0);
 }
 
 void cfg_set_arg(cfg_t *c, const char *kv, const char *origin)

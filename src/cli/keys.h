@@ -18,7 +18,7 @@
  X(TOPO_STAGES, "topology.stages", KT_INT, "3", 1, 8, "Fat-trees: number of switch stages T (T = 1 is a single crossbar switch).") \
  X(TOPO_N, "topology.n", KT_INT, "2", 1, 8, "k-ary n-cubes (torus, mesh): number of dimensions n; topology.k is the radix (routers per dimension).") \
  X(TOPO_CONC, "topology.concentration", KT_INT, "1", 1, 16, "k-ary n-cubes: end nodes per router (node = router * concentration + i).") \
- X(LINK_BW, "link.bandwidth", KT_BW, "100Gbps", 0, 0, "Bandwidth of every link, each direction (full duplex).") \
+ X(LINK_BW, "link.bandwidth", KT_BW, "100Gbps", 1e6, 8e12, "Bandwidth of every link, each direction (full duplex); 1 Mbps to 8 Tbps, so that a byte takes at least 1 ps and the largest packet fits the time range.") \
  X(LINK_DELAY, "link.delay", KT_TIME, "6ns", 0, 1e15, "Propagation delay of every link; credits travel back with the same delay.") \
  X(SW_MODEL, "switch.model", KT_NAME, "packet", 0, 0, "Router model: packet (event-driven, virtual cut-through at packet granularity) or flit (cycle-driven flits, wormhole or VCT, pipeline; k-ary n-cubes).") \
  X(SW_SWITCHING, "switch.switching", KT_NAME, "wormhole", 0, 0, "Flit model: wormhole (a VC is held by one worm, links multiplex VCs flit by flit) or vct (a packet needs room for all its flits; links multiplex whole packets).") \
@@ -75,6 +75,8 @@
  X(OUT_DESTMAP, "output.destmap", KT_BOOL, "false", 0, 0, "Record the destinations routed through every switch output port and VC (destmap.csv, destmap-stages.csv per stage and direction: seed 002's Table 1 by measurement). Costs one bit per port, VC and destination.") \
  X(OUT_LINKS, "output.links", KT_BOOL, "false", 0, 0, "Write the utilization of every switch output link in the measurement window (links.csv, and links-stages.csv per stage and direction).") \
  X(OUT_OCCUPANCY, "output.occupancy", KT_BOOL, "false", 0, 0, "Write every switch's input-buffer occupancy at every time.interval (occupancy.csv, a time x switch matrix) and a heat map (occupancy.png) to watch congestion trees grow.") \
+ X(CHECK_INVARIANTS, "check.invariants", KT_BOOL, "false", 0, 0, "Check the model's invariants during the run (credits plus bytes owed equal every buffer's capacity, packets conserved, queue caches right) every check.every events; a violation stops the run with a report (exit status 1). For soak tests and debugging: it costs a pass over the whole network per check.") \
+ X(CHECK_EVERY, "check.every", KT_INT, "100000", 1, 1e12, "check.invariants: events between two checks.") \
  X(OUT_PLOTS, "output.plots", KT_NAME, "auto", 0, 0, "Render plots with gnuplot: auto (when gnuplot is on the PATH), yes (an error without it), no. The gnuplot scripts are written in any case.")
 
 typedef enum {

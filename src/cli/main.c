@@ -4,6 +4,7 @@
 #include "../net/policy.h"
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
 
@@ -31,7 +32,8 @@ static void usage(FILE *f)
           "\n"
           "outputs (in DIR): summary.csv (one row per run, every key as a column),\n"
           "timeseries.csv, nodes.csv, config.ini (effective configuration; runs again as it is), perf.csv.\n"
-          "exit status: 0 ok, 2 bad configuration or usage, 3 deadlock detected.\n", f);
+          "exit status: 0 ok, 1 internal or I/O error (the path and reason are printed),\n"
+          "2 bad configuration or usage, 3 deadlock detected.\n", f);
 }
 
 static void keys_doc(int markdown)
@@ -58,8 +60,38 @@ static void keys_doc(int markdown)
     }
 }
 
+/* The key of "key=value", trimmed, into buf. */
+static void set_key(const char *kv, char *buf, size_t n)
+{
+    const char *eq = strchr(kv, '=');
+    size_t len = eq ? (size_t)(eq - kv) : strlen(kv);
+    while (len && (kv[len - 1] == ' ' || kv[len - 1] == '\t')) len--;
+    while (len && (*kv == ' ' || *kv == '\t')) { kv++; len--; }
+    snprintf(buf, n, "%.*s", (int)len, kv);
+}
+
+/* A key given twice with -s is ambiguous (in a sweep, two lists would give
+ * duplicate points), as a key given twice in one file is. */
+static int dup_sets(char **sets, int nsets)
+{
+    for (int i = 0; i < nsets; i++)
+        for (int j = 0; j < i; j++) {
+            char a[256], b[256];
+            set_key(sets[i], a, sizeof a);
+            set_key(sets[j], b, sizeof b);
+            if (!strcmp(a, b)) {
+                fprintf(stderr, "icnsim: -s %s: key '%s' given twice (first -s %s)\n", sets[i], a, sets[j]);
+                return 1;
+            }
+        }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    /* Past a file size limit, writes fail with EFBIG and are reported with
+     * the path, instead of the signal killing the process mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) { usage(stderr); return EXIT_CONFIG; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
@@ -95,6 +127,7 @@ int main(int argc, char **argv)
         else if (!file) file = a;
         else { fprintf(stderr, "icnsim: more than one config file given ('%s', '%s')\n", file, a); return EXIT_CONFIG; }
     }
+    if (dup_sets(sets, nsets)) return EXIT_CONFIG;
     if (!sweep && jobs != 1) { fprintf(stderr, "icnsim: -j applies to sweeps; use icnsim sweep\n"); return EXIT_CONFIG; }
     cfg_t c;
     cfg_init(&c);

@@ -3,6 +3,7 @@
 #include "../core/util.h"
 #include "../stats/plot.h"
 #include "../stats/views.h"
+#include "../stats/outfile.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +23,37 @@ const char default_ini[] =
     "[queuing]\nscheme = 1q\n"
     "[traffic]\npattern = uniform\nscenario = hs10-1\n";
 
-void make_dirs(const char *path)
+/* mkdir -p; returns 0 or the errno of the step that failed. */
+static int mkdirs(const char *path)
 {
     char *p = xstrdup(path);
-    for (char *q = p + 1; *q; q++) {
+    int err = 0;
+    for (char *q = p + 1; *q && !err; q++) {
         if (*q != '/') continue;
         *q = 0;
-        if (mkdir(p, 0777) && errno != EEXIST) { perror(p); exit(EXIT_INTERNAL); }
+        if (mkdir(p, 0777) && errno != EEXIST) err = errno;
         *q = '/';
     }
-    if (mkdir(p, 0777) && errno != EEXIST) { perror(p); exit(EXIT_INTERNAL); }
+    if (!err && mkdir(p, 0777) && errno != EEXIST) err = errno;
     free(p);
+    return err;
+}
+
+void make_dirs(const char *path)
+{
+    struct stat st;
+    if (!path[0]) {
+        fprintf(stderr, "icnsim: the results directory name is empty (-o or output.dir)\n");
+        exit(EXIT_CONFIG);
+    }
+    int err = mkdirs(path);
+    if (!err && stat(path, &st)) err = errno;
+    if (!err && !S_ISDIR(st.st_mode)) err = ENOTDIR;
+    if (!err && access(path, W_OK | X_OK)) err = errno;
+    if (err) {
+        fprintf(stderr, "icnsim: results directory '%s': %s\n", path, strerror(err));
+        exit(EXIT_CONFIG);
+    }
 }
 
 static char *join(const char *dir, const char *file)
@@ -50,6 +71,28 @@ static double wall_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Digest of a whole file (0 if it cannot be read). */
+static uint64_t file_digest(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    uint64_t h = ICN_HASH_INIT;
+    char buf[8192];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) h = hash_bytes(buf, n, h);
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? 0 : h;
+}
+
+void point_marker_text(const char *dir, char *buf, size_t n)
+{
+    char *c = join(dir, "config.ini"), *m = join(dir, "summary.csv");
+    snprintf(buf, n, "icnsim point complete\nconfig.ini %016llx\nsummary.csv %016llx\n",
+             (unsigned long long)file_digest(c), (unsigned long long)file_digest(m));
+    free(c);
+    free(m);
+}
+
 int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
 {
     sim_t s;
@@ -59,19 +102,21 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     if ((flags & RUN_POINT) && strcmp(c->val[K_OUT_PLOTS].text, "yes")) plots = 0;   /* scripts only */
     cfg_str(c, K_OUT_DIR);
     sim_setup(&s, c);
+    make_dirs(dir);   /* before the run: a bad directory must not cost a simulation */
+    char *done = join(dir, POINT_MARKER);
+    if (unlink(done) && errno != ENOENT) fail_io(done, errno);   /* the point is incomplete until rewritten */
     s.progress_tty = (flags & RUN_PROGRESS) != 0;
     int rc = sim_run(&s);
+    if (rc == EXIT_INTERNAL) { sim_free(&s); free(done); return rc; }   /* reported; no results to trust */
     s.st.wall_seconds = wall_now() - t0;
     s.st.peak_rss_kb = peak_rss_kb();
     result_t r;
     result_compute(&s, &r);
-    make_dirs(dir);
-    char *p = join(dir, "config.ini");
-    FILE *f = fopen(p, "w");
-    if (!f) { perror(p); exit(EXIT_INTERNAL); }
+    outfile_t o;
+    FILE *f = out_open(&o, dir, "config.ini");
     cfg_write(c, f);
-    fclose(f);
-    free(p);
+    out_close(&o);
+    char *p;
     if (ts) {
         p = join(dir, "timeseries.csv");
         write_timeseries(&s, p);
@@ -81,13 +126,19 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     views_write(&s, dir, c->name, plots);
     p = join(dir, "nodes.csv"); write_nodes(&s, p); free(p);
     p = join(dir, "perf.csv"); write_perf(&s, p); free(p);
-    p = join(dir, "summary.csv");
-    f = fopen(p, "w");
-    if (!f) { perror(p); exit(EXIT_INTERNAL); }
+    f = out_open(&o, dir, "summary.csv");
     summary_header(f);
     summary_row(f, c, &r);
-    fclose(f);
-    free(p);
+    out_close(&o);
+    if (flags & RUN_POINT) {   /* written last: it vouches for the files above */
+        char text[256];
+        out_sync_dir(dir);
+        point_marker_text(dir, text, sizeof text);
+        f = out_open(&o, done, NULL);
+        fputs(text, f);
+        out_close(&o);
+    }
+    free(done);
     if (flags & RUN_VERBOSE) {
         print_summary(stdout, &s, &r);
         printf("  results in %s/\n", dir);

@@ -15,8 +15,13 @@ enum {
 /* Run one simulation of c, writing its files into dir (created). Returns the
  * exit status (0 or 3); configuration errors exit with status 2. */
 int run_one(cfg_t *c, const char *dir, int flags, result_t *out);
-/* mkdir -p */
+/* mkdir -p, then check that path is a writable directory; exits with
+ * status 2 naming it otherwise (an empty name included). */
 void make_dirs(const char *path);
+/* A sweep point is complete only when this file, written after every other,
+ * holds the digests of its config.ini and summary.csv (point_marker_text). */
+#define POINT_MARKER "complete"
+void point_marker_text(const char *dir, char *buf, size_t n);
 /* Sweep: the cartesian product of the swept -s values. */
 int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet);
 /* Does this -s value ask for a sweep (a:step:b or a list)? */

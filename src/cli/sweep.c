@@ -6,6 +6,9 @@
 #include "run.h"
 #include "../core/util.h"
 #include "../stats/plot.h"
+#include "../stats/outfile.h"
+#include <signal.h>
+#include <sys/prctl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,7 @@ static int range_parts(const char *v, double x[3], char suffix[3][16])
     for (int i = 0; i < 3; i++) {
         char *end;
         x[i] = strtod(p, &end);
-        if (end == p) return 0;
+        if (end == p || !isfinite(x[i])) return 0;
         size_t n = strcspn(end, ":");
         if (n >= 16) return 0;
         memcpy(suffix[i], end, n);
@@ -199,6 +202,27 @@ static int same_config(const char *old, const cfg_t *c)
     return 1;
 }
 
+/* A point is complete when its marker, written last, holds the digests of
+ * the config.ini and summary.csv now on disk, and that config.ini is the
+ * configuration c (NULL: any). Anything else (a cut, damaged or older file,
+ * a crash between two writes) makes the point run again. */
+static int point_complete(const char *dir, const cfg_t *c)
+{
+    char path[4200], want[256];
+    snprintf(path, sizeof path, "%s/%s", dir, POINT_MARKER);
+    char *mark = slurp(path);
+    if (!mark) return 0;
+    point_marker_text(dir, want, sizeof want);
+    int ok = !strcmp(mark, want);
+    free(mark);
+    if (!ok || !c) return ok;
+    snprintf(path, sizeof path, "%s/config.ini", dir);
+    char *old = slurp(path);
+    ok = old && same_config(old, c);
+    free(old);
+    return ok;
+}
+
 static double wall(void)
 {
     struct timespec ts;
@@ -235,14 +259,15 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
     make_dirs(outdir);
     char **dirs = xcalloc((size_t)npoints, sizeof *dirs);
     int *status = xcalloc((size_t)npoints, sizeof *status);
-    int running = 0, failed_cfg = 0, skipped = 0, done = 0;
+    int running = 0, failed = 0, skipped = 0, done = 0;
+    pid_t parent = getpid();
     long next = 0;
     pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
     long *slot_point = xcalloc((size_t)jobs, sizeof *slot_point);
     int tty = !quiet && isatty(2);
     double t0 = wall();
     while (next < npoints || running) {
-        while (running < jobs && next < npoints && !failed_cfg) {
+        while (running < jobs && next < npoints && !failed) {
             long pt = next++;
             cfg_t c;
             cfg_copy(&c, base);
@@ -257,19 +282,15 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
             char dir[4096];
             snprintf(dir, sizeof dir, "%s/points/%04ld", outdir, pt);
             dirs[pt] = xstrdup(dir);
-            /* resume: same effective configuration and finished results */
-            char path[4200];
-            snprintf(path, sizeof path, "%s/config.ini", dir);
-            char *old = slurp(path);
-            snprintf(path, sizeof path, "%s/summary.csv", dir);
-            char *sum = slurp(path);
-            int reuse = old && sum && same_config(old, &c);
-            free(old); free(sum);
-            if (reuse) { skipped++; done++; cfg_free(&c); continue; }
+            if (point_complete(dir, &c)) { skipped++; done++; cfg_free(&c); continue; }
             fflush(NULL);
             pid_t pid = fork();
             if (pid < 0) die("fork failed");
             if (pid == 0) {
+                /* A worker must not outlive the sweep: it would finish a point
+                 * that an immediate rerun computes again. */
+                prctl(PR_SET_PDEATHSIG, SIGTERM);
+                if (getppid() != parent) _exit(EXIT_INTERNAL);
                 int rc = run_one(&c, dir, RUN_POINT, NULL);
                 fflush(NULL);
                 _exit(rc);
@@ -289,10 +310,14 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
             done++;
             int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : EXIT_INTERNAL;
             status[slot_point[j]] = rc;
-            if (rc == EXIT_CONFIG) failed_cfg = 1;
-            else if (rc != 0 && rc != EXIT_DEADLOCK) {
-                fprintf(stderr, "icnsim: sweep point %ld failed (status %d)\n", slot_point[j], rc);
-                failed_cfg = 1;
+            if (WIFSIGNALED(ws)) {
+                fprintf(stderr, "icnsim: sweep point %ld (%s) was killed by signal %d (%s)\n", slot_point[j],
+                        dirs[slot_point[j]], WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+                failed = EXIT_INTERNAL;
+            } else if (rc != 0 && rc != EXIT_DEADLOCK) {
+                fprintf(stderr, "icnsim: sweep point %ld (%s) failed with status %d (its error is above)\n",
+                        slot_point[j], dirs[slot_point[j]], rc);
+                if (failed != EXIT_INTERNAL) failed = rc == EXIT_CONFIG ? EXIT_CONFIG : EXIT_INTERNAL;
             }
         }
         if (tty) {
@@ -303,15 +328,15 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         }
     }
     if (tty) fputc('\n', stderr);
-    if (failed_cfg) {
-        fprintf(stderr, "icnsim: sweep stopped: a point failed (its error is above)\n");
-        exit(EXIT_CONFIG);
+    if (failed) {
+        fprintf(stderr, "icnsim: sweep stopped: a point failed; the points completed so far are kept and a rerun resumes\n");
+        exit(failed);
     }
     /* merge */
     char path[4200];
     snprintf(path, sizeof path, "%s/summary.csv", outdir);
-    FILE *out = fopen(path, "w");
-    if (!out) { perror(path); exit(EXIT_INTERNAL); }
+    outfile_t of;
+    FILE *out = out_open(&of, path, NULL);
     summary_header(out);
     char *hdr = NULL, *cur[K__COUNT + 80];
     size_t hlen = 0;
@@ -332,7 +357,10 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         snprintf(p2, sizeof p2, "%s/summary.csv", dirs[pt]);
         char *txt = slurp(p2);
         char *line = txt ? strchr(txt, '\n') : NULL;
-        if (!line || !line[1]) die("point %ld left no results in %s", pt, dirs[pt]);
+        if (!line || !line[1] || !point_complete(dirs[pt], NULL)) {
+            fprintf(stderr, "icnsim: %s: results of point %ld changed while the sweep ran; run the sweep again\n", p2, pt);
+            exit(EXIT_INTERNAL);
+        }
         line++;
         if ((size_t)(line - txt) != hlen || strncmp(txt, hdr, hlen)) {   /* written by another version */
             char *row = realign_row(txt, cur, ncur);
@@ -343,7 +371,10 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         char *f[K__COUNT + 40];
         int nf = csv_split(line, f, K__COUNT + 40);
         int m = 1 + K__COUNT;    /* first metric column */
-        if (nf < m + 10) die("malformed results in %s", p2);
+        if (nf < m + 10) {
+            fprintf(stderr, "icnsim: %s: a summary row with %d fields, fewer than a result has; delete the point to recompute it\n", p2, nf);
+            exit(EXIT_INTERNAL);
+        }
         if (!strcmp(f[m], "deadlock")) any_deadlock = 1;
         if (!quiet) {
             printf("  ");
@@ -355,7 +386,7 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
     }
     free(hdr);
     free(hdr_split);
-    fclose(out);
+    out_close(&of);
     /* a plot against the first swept key, if its values are plain numbers */
     int numeric = ndims >= 1 && ndims <= 2;
     for (int v = 0; numeric && v < dims[0].n; v++) {

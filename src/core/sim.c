@@ -262,6 +262,11 @@ static void setup_policies(sim_t *s, cfg_t *c)
         simtime_t hop = s->flit_mode ? flit_packet_time(s) : ser_time(s, s->mtu) + s->routing_delay + s->link_delay;
         s->deadlock_after = 50 * (hop ? hop : 1);
     }
+    /* Thousands of events share an instant on a large network; far more
+     * means a loop of zero-delay events, which the time-based watchdog
+     * cannot see because time no longer reaches its next sample. */
+    s->instant_limit = 64 * ((uint64_t)s->nports * s->nvc + s->nnodes) + 1000000;
+    if (cfg_int(c, K_CHECK_INVARIANTS)) s->check_every = s->next_check = (uint64_t)cfg_int(c, K_CHECK_EVERY);
     views_setup(s, c);
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
     cfg_check_unused(c);
@@ -477,18 +482,39 @@ static inline void prefetch_event(const sim_t *s, const event_t *e, int late)
     }
 }
 
+/* check.invariants: at a moment when no service is pending (every event so
+ * far fully handled), every check.every events. */
+static int periodic_check(sim_t *s)
+{
+    if (s->st.events < s->next_check) return 0;
+    s->next_check = s->st.events + s->check_every;
+    if (!sim_check_invariants(s, 0)) return 0;
+    if (s->progress_tty) fputc('\n', stderr);
+    fprintf(stderr, "icnsim: internal error: an invariant broke (above) at t = %.6f us, after %llu events\n",
+            s->now / 1e6, (unsigned long long)s->st.events);
+    return 1;
+}
+
 static int loop(sim_t *s)
 {
     event_t batch[EV_BATCH];
     for (;;) {
         simtime_t t = evq_top_time(&s->evq);
         if (s->npend && t > s->now) { run_services(s); continue; }
+        if (s->check_every && !s->npend && periodic_check(s)) return EXIT_INTERNAL;
         if (t >= s->end) break;
         uint32_t n = 0;
         /* A sample (the deadlock watchdog) closes its batch, so a run never
          * stops with events popped but not handled. */
         do evq_pop(&s->evq, &batch[n++]);
         while (n < EV_BATCH && evq_top_time(&s->evq) == t && ev_type(&batch[n - 1]) != EV_SAMPLE);
+        s->instant_events = t == s->now ? s->instant_events + n : n;
+        if (s->instant_events > s->instant_limit) {
+            if (s->progress_tty) fputc('\n', stderr);
+            fprintf(stderr, "icnsim: internal error: time stopped at t = %.6f us: %llu events without the clock "
+                    "advancing (a zero-delay loop)\n", t / 1e6, (unsigned long long)s->instant_events);
+            return EXIT_INTERNAL;
+        }
         s->now = t;
         for (uint32_t i = 0; i < n && i < 2 * PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 0);
         for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 1);
@@ -520,7 +546,11 @@ int sim_run(sim_t *s)
 {
     int rc = loop(s);
     if (rc == EXIT_OK) s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;   /* the sample at the end time */
-    if (rc == EXIT_OK) nic_count_generated(s);
+    if (rc == EXIT_DEADLOCK) {   /* the run ended here: statistics cover [0, now) */
+        s->end = s->now;
+        if (s->stop > s->end) s->stop = s->end;
+    }
+    nic_count_generated(s);
     return rc;
 }
 

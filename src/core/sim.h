@@ -102,6 +102,8 @@ typedef struct sim {
     simtime_t last_progress;
     simtime_t deadlock_after;
     int deadlocked;
+    uint64_t instant_events, instant_limit;   /* events handled at `now`, and the most allowed */
+    uint64_t check_every, next_check;         /* check.invariants: events between checks (0 = off) */
 
     uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
     srcq_t *srcqs;           /* [node * nsqs]: every node's source queues */

@@ -32,7 +32,7 @@ int parse_time_ps(const char *s, uint64_t *out, const char **why)
         if (strcasecmp(u, tab[i].u) == 0) {
             double ps = v * tab[i].f;
             if (ps < 0) { *why = "time must not be negative"; return -1; }
-            if (ps > 1.8e19) { *why = "time too large"; return -1; }
+            if (ps > 1e18) { *why = "time too large (at most 1e18 ps, a million seconds)"; return -1; }
             if (fabs(ps - llround(ps)) > 1e-6 * (ps > 1 ? ps : 1)) {
                 *why = "time is not a whole number of picoseconds"; return -1;
             }

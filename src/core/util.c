@@ -1,4 +1,5 @@
 #include "util.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,4 +74,17 @@ void die(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     exit(EXIT_INTERNAL);
+}
+
+void fail_io(const char *path, int err)
+{
+    fprintf(stderr, "icnsim: %s: %s\n", path, strerror(err ? err : EIO));
+    exit(EXIT_INTERNAL);
+}
+
+uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
 }

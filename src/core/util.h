@@ -17,6 +17,12 @@ void *xaligned_alloc(size_t align, size_t n);
 
 /* Internal error (a bug or resource exhaustion): message and exit status 1. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A file could not be read or written: "icnsim: PATH: reason", exit status 1. */
+_Noreturn void fail_io(const char *path, int err);
+
+/* FNV-1a, 64 bits: digests of small files (not cryptographic). */
+#define ICN_HASH_INIT 0xcbf29ce484222325ull
+uint64_t hash_bytes(const void *p, size_t n, uint64_t h);
 
 /* Exit codes promised to users. */
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_CONFIG = 2, EXIT_DEADLOCK = 3 };

@@ -51,13 +51,9 @@ static void render(const char *dir, const char *script)
         fprintf(stderr, "icnsim: warning: gnuplot failed on %s/%s; the CSV files are complete\n", dir, script);
 }
 
-FILE *plot_open(const char *dir, const char *name)
+FILE *plot_open(outfile_t *o, const char *dir, const char *name)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) { perror(path); exit(EXIT_INTERNAL); }
-    return f;
+    return out_open(o, dir, name);
 }
 
 /* gnuplot string literal: single quotes, '' for a quote. */
@@ -75,7 +71,8 @@ void plot_render(const char *dir, const char *script, int do_render)
 
 void plot_timeseries(const char *dir, const char *title, double warmup_us, int do_render)
 {
-    FILE *f = plot_open(dir, "timeseries.gp");
+    outfile_t o;
+    FILE *f = plot_open(&o, dir, "timeseries.gp");
     fputs("# icnsim: throughput, packets in the network and latency versus time.\n"
           "# Render with: gnuplot timeseries.gp  (in this directory)\n"
           "set datafile separator ','\n"
@@ -93,7 +90,7 @@ void plot_timeseries(const char *dir, const char *title, double warmup_us, int d
           "plot 'timeseries.csv' skip 1 using 2:8 with lines lw 2 title 'in the network', \\\n"
           "     '' skip 1 using (($1+$2)/2):9 axes x1y2 with lines title 'mean latency'\n"
           "unset multiplot\n", f);
-    fclose(f);
+    out_close(&o);
     if (do_render) render(dir, "timeseries.gp");
 }
 
@@ -101,7 +98,8 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
                 const char *series_name, char *const *series_vals, int nseries,
                 int acc_col, int net_col, int do_render)
 {
-    FILE *f = plot_open(dir, "sweep.gp");
+    outfile_t o;
+    FILE *f = plot_open(&o, dir, "sweep.gp");
     fputs("# icnsim: accepted throughput and network latency against the swept key.\n"
           "# Render with: gnuplot sweep.gp  (in this directory)\n"
           "set datafile separator ','\n"
@@ -127,6 +125,6 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
         }
     }
     fputs("unset multiplot\n", f);
-    fclose(f);
+    out_close(&o);
     if (do_render) render(dir, "sweep.gp");
 }

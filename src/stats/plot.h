@@ -4,6 +4,7 @@
 #ifndef ICN_PLOT_H
 #define ICN_PLOT_H
 #include "../cli/config.h"
+#include "outfile.h"
 
 /* Check output.plots; returns 1 if plots should be rendered. */
 int plot_wanted(cfg_t *c);
@@ -16,8 +17,9 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
                 const char *series_name, char *const *series_vals, int nseries,
                 int acc_col, int net_col, int render);
 
-/* Create dir/name for writing (exits on failure). */
-FILE *plot_open(const char *dir, const char *name);
+/* Create dir/name for writing through o (src/stats/outfile.h); finish it
+ * with out_close(o). Exits on failure. */
+FILE *plot_open(outfile_t *o, const char *dir, const char *name);
 /* A gnuplot string literal. */
 void plot_str(FILE *f, const char *s);
 /* Render script (in dir) with gnuplot if do_render. */

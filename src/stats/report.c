@@ -3,6 +3,7 @@
 #include "../core/util.h"
 #include "../net/policy.h"
 #include "../core/units.h"
+#include "outfile.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -17,7 +18,7 @@ void result_compute(const sim_t *s, result_t *r)
 {
     memset(r, 0, sizeof *r);
     const stats_t *st = &s->st;
-    simtime_t span = s->end - s->warmup;
+    simtime_t span = s->end > s->warmup ? s->end - s->warmup : 0;   /* a deadlock may end a run in its warm-up */
     r->accepted = norm(s, st->w_del_bytes, span);
     r->offered = norm(s, st->w_gen_bytes, span);
     r->injected = s->nnodes && span ? (double)st->w_inj_pkts / (double)s->nnodes
@@ -92,16 +93,10 @@ void summary_row(FILE *f, const cfg_t *c, const result_t *r)
     fputc('\n', f);
 }
 
-static FILE *open_out(const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) { perror(path); exit(EXIT_INTERNAL); }
-    return f;
-}
-
 void write_timeseries(const sim_t *s, const char *path)
 {
-    FILE *f = open_out(path);
+    outfile_t o;
+    FILE *f = out_open(&o, path, NULL);
     const stats_t *st = &s->st;
     fputs("t_start_us,t_end_us,accepted,offered,injected_pkts,delivered_pkts,generated_pkts,in_network,mean_latency_ns\n", f);
     for (uint32_t i = 0; i < st->nbins; i++) {
@@ -115,20 +110,21 @@ void write_timeseries(const sim_t *s, const char *path)
                 (unsigned long long)st->ts_gen_pkts[i], (unsigned long long)st->ts_innet[i],
                 st->ts_del_pkts[i] ? st->ts_lat_sum[i] / (double)st->ts_del_pkts[i] / 1e3 : 0.0);
     }
-    fclose(f);
+    out_close(&o);
 }
 
 void write_nodes(const sim_t *s, const char *path)
 {
-    FILE *f = open_out(path);
-    simtime_t span = s->end - s->warmup;
+    outfile_t o;
+    FILE *f = out_open(&o, path, NULL);
+    simtime_t span = s->end > s->warmup ? s->end - s->warmup : 0;
     fputs("node,role,accepted,injected_pkts\n", f);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         const nic_t *c = &s->nic[n];
         double x = span ? (double)c->rx_bytes * 8.0 / (s->link_bps * ((double)span * 1e-12)) : 0;
         fprintf(f, "%u,%d,%.6f,%llu\n", n, c->silent ? -2 : c->hot, x, (unsigned long long)c->injected_pkts);
     }
-    fclose(f);
+    out_close(&o);
 }
 
 uint64_t peak_rss_kb(void)
@@ -140,14 +136,15 @@ uint64_t peak_rss_kb(void)
 
 void write_perf(const sim_t *s, const char *path)
 {
-    FILE *f = open_out(path);
+    outfile_t o;
+    FILE *f = out_open(&o, path, NULL);
     const stats_t *st = &s->st;
     double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
     fputs("wall_s,events,packet_hops,events_per_s,packet_hops_per_s,peak_rss_mb,flit_hops,flit_hops_per_s\n", f);
     fprintf(f, "%.3f,%llu,%llu,%.0f,%.0f,%.1f,%llu,%.0f\n", st->wall_seconds, (unsigned long long)st->events,
             (unsigned long long)st->pkt_hops, (double)st->events / w, (double)st->pkt_hops / w, st->peak_rss_kb / 1024.0,
             (unsigned long long)st->flit_hops, (double)st->flit_hops / w);
-    fclose(f);
+    out_close(&o);
 }
 
 void print_summary(FILE *f, const sim_t *s, const result_t *r)

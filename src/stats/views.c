@@ -30,7 +30,7 @@ void views_setup(sim_t *s, cfg_t *c)
     int d = (int)cfg_int(c, K_OUT_DESTMAP), l = (int)cfg_int(c, K_OUT_LINKS), o = (int)cfg_int(c, K_OUT_OCCUPANCY);
     if (!d && !l && !o) return;
     if (s->flit_mode) cfg_fail(c, d ? K_OUT_DESTMAP : l ? K_OUT_LINKS : K_OUT_OCCUPANCY, "views are kept by the packet-level model");
-    views_t *v = xcalloc(1, sizeof *v);
+    views_t *v = s->views = xcalloc(1, sizeof *v);   /* held by s at once: reachable if a check below exits */
     v->destmap = d; v->links = l; v->occupancy = o;
     if (d) {
         v->words = (s->nnodes + 63) / 64;
@@ -41,9 +41,12 @@ void views_setup(sim_t *s, cfg_t *c)
     if (l) v->bytes = xcalloc(s->nports, sizeof *v->bytes);
     if (o) {
         v->nsamples = s->st.nbins;
+        double mb = (double)v->nsamples * s->nswitches * sizeof *v->occ / 1048576.0;
+        if (mb > 2048)
+            cfg_fail(c, K_OUT_OCCUPANCY, "needs %.0f MB (%u samples of time.interval x %u switches); at most 2048 MB: "
+                     "use a longer time.interval", mb, v->nsamples, s->nswitches);
         v->occ = xcalloc((size_t)v->nsamples * s->nswitches, sizeof *v->occ);
     }
-    s->views = v;
 }
 
 void views_free(sim_t *s)
@@ -124,7 +127,8 @@ static void write_groups(FILE *f, agg_t (*g)[2])
 
 static void write_destmap(const sim_t *s, const char *dir)
 {
-    FILE *f = plot_open(dir, "destmap.csv");
+    outfile_t o;
+    FILE *f = plot_open(&o, dir, "destmap.csv");
     agg_t all[MAX_STAGES][2] = { { { 0, 0, 0, 0 } } }, per_vc[MAX_STAGES][2] = { { { 0, 0, 0, 0 } } };
     fputs("switch,stage,port,dir,vc,destinations\n", f);
     for (uint32_t w = 0; w < s->nswitches; w++)
@@ -139,14 +143,14 @@ static void write_destmap(const sim_t *s, const char *dir)
             }
             agg_add(&all[pt->stage][pt->up], views_dests_any_vc(s, go));
         }
-    fclose(f);
-    f = plot_open(dir, "destmap-stages.csv");
+    out_close(&o);
+    f = plot_open(&o, dir, "destmap-stages.csv");
     fputs("# destinations routed through one switch output port (all VCs), then through one VC of it\n"
           "group,ports,min,mean,max\n", f);
     write_groups(f, all);
     fputs("group_per_vc,port_vcs,min,mean,max\n", f);
     write_groups(f, per_vc);
-    fclose(f);
+    out_close(&o);
 }
 
 static void write_links(const sim_t *s, const char *dir)
@@ -154,7 +158,8 @@ static void write_links(const sim_t *s, const char *dir)
     const views_t *v = s->views;
     double cap = s->link_bps / 8.0 * (double)(s->stop - s->warmup) * 1e-12;
     agg_t g[MAX_STAGES][2] = { { { 0, 0, 0, 0 } } };
-    FILE *f = plot_open(dir, "links.csv");
+    outfile_t o;
+    FILE *f = plot_open(&o, dir, "links.csv");
     fputs("switch,stage,port,dir,utilization\n", f);
     for (uint32_t w = 0; w < s->nswitches; w++)
         for (uint32_t p = 0; p < s->sw[w].nports; p++) {
@@ -165,17 +170,18 @@ static void write_links(const sim_t *s, const char *dir)
             fprintf(f, "%u,%u,%u,%s,%.6f\n", w, pt->stage, p, pt->up ? "up" : "down", u);
             agg_add(&g[pt->stage][pt->up], u);
         }
-    fclose(f);
-    f = plot_open(dir, "links-stages.csv");
+    out_close(&o);
+    f = plot_open(&o, dir, "links-stages.csv");
     fputs("group,links,min,mean,max\n", f);
     write_groups(f, g);
-    fclose(f);
+    out_close(&o);
 }
 
 static void write_occupancy(const sim_t *s, const char *dir, const char *title, int render)
 {
     const views_t *v = s->views;
-    FILE *f = plot_open(dir, "occupancy.csv");
+    outfile_t o;
+    FILE *f = plot_open(&o, dir, "occupancy.csv");
     /* a matrix: one row per sample, one column per switch (gnuplot: matrix) */
     fputs("# input-buffer occupancy (fraction of all VCs of all ports) per switch, one row per sample of time.interval\n", f);
     fprintf(f, "# interval_us = %.6g; switches by stage: leaf first\n", (double)s->st.interval / 1e6);
@@ -184,8 +190,8 @@ static void write_occupancy(const sim_t *s, const char *dir, const char *title, 
         for (uint32_t w = 0; w < s->nswitches; w++) fprintf(f, w ? ",%.4f" : "%.4f", row[w]);
         fputc('\n', f);
     }
-    fclose(f);
-    f = plot_open(dir, "occupancy.gp");
+    out_close(&o);
+    f = plot_open(&o, dir, "occupancy.gp");
     fputs("set terminal pngcairo size 1200,700 noenhanced\nset output 'occupancy.png'\n"
           "set datafile separator ','\nset title ", f);
     plot_str(f, title);
@@ -194,7 +200,7 @@ static void write_occupancy(const sim_t *s, const char *dir, const char *title, 
                "set autoscale xfix\nset autoscale yfix\nset palette defined (0 'white', 0.3 'yellow', 0.7 'red', 1 'black')\n"
                "plot 'occupancy.csv' matrix using 1:($2*%.6g):3 with image notitle\n",
             (double)s->st.interval / 1e6);
-    fclose(f);
+    out_close(&o);
     plot_render(dir, "occupancy.gp", render);
 }
 

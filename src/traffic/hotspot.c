@@ -59,10 +59,14 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
     char *list = xstrdup(cfg_str(c, K_TR_HS_NODES)), *save = NULL;
     uint32_t nlisted = 0, ids[64];
     for (char *tok = strtok_r(list, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-        char *end;
+        char *end, bad[32];
         long v = strtol(tok, &end, 10);
-        if (*end || v < 0 || v >= 11664) cfg_fail(c, K_TR_HS_NODES, "'%s' is not a node id in [0, 11664)", tok);
-        if (nlisted == 64) cfg_fail(c, K_TR_HS_NODES, "at most 64 hot-spots");
+        if (*end || v < 0 || v >= 11664 || nlisted == 64) {   /* free before failing: exit must leave nothing unreachable */
+            snprintf(bad, sizeof bad, "%s", tok);
+            free(list);
+            if (nlisted == 64) cfg_fail(c, K_TR_HS_NODES, "at most 64 hot-spots");
+            cfg_fail(c, K_TR_HS_NODES, "'%s' is not a node id in [0, 11664)", bad);
+        }
         ids[nlisted++] = (uint32_t)v;
     }
     free(list);
@@ -73,8 +77,10 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
     h->count = count;
     for (uint32_t i = 0; i < count; i++) {
         h->hot[i] = (uint32_t)((uint64_t)ids[i] * s->nnodes / 11664);
-        if (taken[h->hot[i]])
+        if (taken[h->hot[i]]) {
+            free(taken);
             cfg_fail(c, K_TR_HS_NODES, "ids %u and another both map to node %u in a %u-node network", ids[i], h->hot[i], s->nnodes);
+        }
         taken[h->hot[i]] = 1;
     }
     pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);

@@ -3,6 +3,10 @@
 #include "../net/policy.h"
 #include <math.h>
 
+/* A gap this long (in ps, above the longest run: time keys stop at 1e18)
+ * means no further message; it also keeps the cast below in range. */
+#define GAP_NEVER 4e18
+
 /* Bernoulli: one trial per slot with success probability `load`; the gap is a
  * geometric number of slots (at least one). */
 static simtime_t gap_bernoulli(rng_t *r, simtime_t slot, double load)
@@ -10,6 +14,7 @@ static simtime_t gap_bernoulli(rng_t *r, simtime_t slot, double load)
     if (load <= 0) return SIMTIME_MAX;
     if (load >= 1) return slot;
     double k = floor(log(rng_u01_open(r)) / log1p(-load));
+    if ((1.0 + k) * (double)slot >= GAP_NEVER) return SIMTIME_MAX;   /* beyond any run */
     return slot * (simtime_t)(1.0 + k);
 }
 
@@ -18,6 +23,7 @@ static simtime_t gap_poisson(rng_t *r, simtime_t slot, double load)
 {
     if (load <= 0) return SIMTIME_MAX;
     double g = -log(rng_u01_open(r)) * (double)slot / load;
+    if (g >= GAP_NEVER) return SIMTIME_MAX;
     return g < 1 ? 1 : (simtime_t)(g + 0.5);
 }
 

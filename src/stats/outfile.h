@@ -1,0 +1,26 @@
+/* Result files written atomically: the data goes to a temporary file beside
+ * the target, which is checked, synced and renamed over it only when every
+ * write succeeded. A reader therefore sees the old file or the whole new one,
+ * never a cut one, and a full disk or a size limit fails the run with the
+ * path and the reason instead of leaving a short file behind. */
+#ifndef ICN_OUTFILE_H
+#define ICN_OUTFILE_H
+#include <stdio.h>
+
+typedef struct outfile {
+    FILE *f;
+    char path[4096];         /* the target */
+    char tmp[4128];          /* where the data goes until out_close */
+} outfile_t;
+
+/* Open dir/name (name may be NULL: dir is then the whole path). Exits with
+ * status 1 naming the path if the file cannot be created. */
+FILE *out_open(outfile_t *o, const char *dir, const char *name);
+/* Check every write, sync, and rename into place; exits with status 1
+ * naming the path on any failure (the temporary file is removed). */
+void out_close(outfile_t *o);
+/* Sync a directory, so that renames into it are durable before a later
+ * file (a completion marker) is written. */
+void out_sync_dir(const char *dir);
+
+#endif

@@ -1,0 +1,158 @@
+/* Hostile input and faults: every case gets a clear error (exit 2 for bad
+ * input, 1 for I/O and internal errors, naming the path) or the right
+ * result; never a crash, a hang, or a silently cut file. */
+#include "test.h"
+#include "util.h"
+#include "../src/core/util.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Absolute: the commands run in the temporary directory. */
+static const char *bin(void)
+{
+    static char path[4096];
+    const char *b = getenv("ICNSIM");
+    if (!path[0] && !realpath(b ? b : "./icnsim", path)) abort();
+    return path;
+}
+
+static char dir[256];
+
+static const char *tmp(void)
+{
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/icnsim-hard-%d", (int)getpid());
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+        if (system(cmd)) abort();
+    }
+    return dir;
+}
+
+static void put(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmp(), name);
+    FILE *f = fopen(path, "w");
+    if (!f) abort();
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Run "icnsim ARGS" inside the temporary directory; check status and message. */
+static void expect(const char *args, int status, const char *needle)
+{
+    char cmd[2048], out[8192];
+    snprintf(cmd, sizeof cmd, "cd %s && timeout 60 %s %s", tmp(), bin(), args);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == status, "'%s' exited %d, want %d: %s", args, rc, status, out);
+    CHECK(!needle || strstr(out, needle), "'%s': message lacks '%s': %s", args, needle, out);
+}
+
+/* A tiny run: 4-ary 2-stage RLFT, 20 us. */
+#define TINY "-q -s topology.k=2 -s topology.stages=2 -s time.warmup=5us -s time.measure=15us"
+
+TEST(hard_config_files_and_includes)
+{
+    put("self.ini", "include = self.ini\n");
+    expect("run self.ini -q", 2, "include cycle: self.ini includes ./self.ini");
+    put("a.ini", "include = b.ini\n");
+    put("b.ini", "load = 0.3\ninclude = a.ini\n");
+    expect("run a.ini -q", 2, "b.ini:2: include cycle");
+    put("dir-inc.ini", "include = .\n");
+    expect("run dir-inc.ini -q", 2, "dir-inc.ini:1: './.' is a directory");
+    expect("run . -q", 2, "is a directory");
+    expect("run /dev/zero -q", 2, "larger than 1 MiB");
+    put("deep0.ini", "include = deep1.ini\n");   /* a chain, not a cycle, deeper than allowed */
+    for (int i = 1; i < 20; i++) {
+        char n[32], t[64];
+        snprintf(n, sizeof n, "deep%d.ini", i);
+        snprintf(t, sizeof t, "include = deep%d.ini\n", i + 1);
+        put(n, t);
+    }
+    put("deep20.ini", "load = 0.2\n");
+    expect("run deep0.ini -q", 2, "nested more than 16 deep");
+}
+
+TEST(hard_output_directory_checked_before_the_run)
+{
+    /* a run that would take minutes: the error must come first */
+    expect("run -q -o '' -s time.measure=100ms", 2, "results directory name is empty");
+    put("plainfile", "x\n");
+    expect("run -q -o plainfile -s time.measure=100ms", 2, "'plainfile': Not a directory");
+    expect("sweep -q -o plainfile/sub -s load=0.1,0.2 -s time.measure=100ms", 2, "plainfile/sub");
+}
+
+TEST(hard_values_bounded_so_time_advances)
+{
+    expect("run " TINY " -s link.bandwidth=1e300Tbps", 2, "link.bandwidth");
+    expect("run " TINY " -s link.bandwidth=1e-300bps", 2, "link.bandwidth");
+    expect("run -q -s time.warmup=1e19", 2, "time too large");
+    expect("run -q -s time.warmup=9e18", 2, "time too large");
+    expect("run -q -s time.measure=2e18", 2, "time too large");
+    expect("run " TINY " -s load=1e-300 -o tiny-load", 0, NULL);   /* no source ever fires; no cast overflows */
+    expect("run " TINY " -s load=1e-300 -s traffic.process=poisson -o tiny-load-p", 0, NULL);
+    expect("sweep " TINY " -s load=nan:0.1:1", 2, "load");
+    expect("sweep " TINY " -s load=0.1:nan:1", 2, "load");
+    expect("sweep " TINY " -s load=inf,0.5", 2, "load");
+    expect("run " TINY " -s load=0.2 -s load=0.3", 2, "given twice");
+    expect("sweep " TINY " -s load=0.2,0.4 -s load=0.3,0.5", 2, "given twice");
+    expect("run -q -s output.occupancy=yes -s time.interval=1ns -s time.measure=9ms -s time.warmup=0 "
+           "-s topology.k=12", 2, "output.occupancy");
+}
+
+TEST(hard_setup_errors_exit_2_even_under_leak_checks)
+{
+    /* the sanitizer build runs this too: a leak at exit would turn 2 into 1 */
+    expect("run " TINY " -s traffic.scenario=hotspot -s traffic.hs_nodes=99999", 2, "not a node id");
+    expect("run " TINY " -s traffic.scenario=hotspot -s traffic.hs_nodes='1 2'", 2, "both map to node");
+    expect("run " TINY " -s output.occupancy=yes -s switch.model=flit -s topology.type=torus -s routing.algorithm=dor", 2,
+           "packet-level");
+}
+
+TEST(hard_write_errors_fail_with_the_path)
+{
+    /* 1 KB file size limit: summary.csv of a run is larger */
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "cd %s && (ulimit -f 1; %s run " TINY " -o fsize2)", tmp(), bin());
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 1 && strstr(out, "fsize2/") && strstr(out, "too large"), "size limit: status %d: %s", rc, out);
+    snprintf(cmd, sizeof cmd, "cd %s && ls fsize2 | grep -c tmp; ls fsize2/summary.csv", tmp());
+    run_cmd(cmd, out, sizeof out);
+    CHECK(!strncmp(out, "0\n", 2) && strstr(out, "No such file"), "a cut or temporary file was left: %s", out);
+    snprintf(cmd, sizeof cmd, "cd %s && (ulimit -f 1; %s sweep " TINY " -s load=0.1,0.2 -o fsize3)", tmp(), bin());
+    rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 1 && strstr(out, "too large"), "sweep under a size limit: status %d: %s", rc, out);
+}
+
+TEST(hard_watchdog_fires_when_time_stops)
+{
+    const char *ini = "load = 0.9\n[time]\nwarmup = 0\nmeasure = 50us\n[topology]\nk = 2\nstages = 2\n";
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, NULL);
+    s.instant_limit = 3;   /* stands for a zero-delay loop: more events at one time than allowed */
+    CHECK(sim_run(&s) == EXIT_INTERNAL, "run with events piling up at one instant did not stop");
+    sim_free(&s);
+    cfg_free(&c);
+    tsim_setup(&s, &c, ini, NULL);   /* and the limit computed by set-up lets a normal run through */
+    CHECK(sim_run(&s) == EXIT_OK, "normal run stopped");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+TEST(hard_invariant_check_catches_a_broken_credit)
+{
+    const char *ini = "load = 0.9\n[time]\nwarmup = 0\nmeasure = 20us\n[topology]\nk = 2\nstages = 2\n";
+    const char *const sets[] = { "check.invariants=yes", "check.every=100", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, sets);
+    CHECK(sim_run(&s) == EXIT_OK, "clean run failed its invariant checks");
+    s.credits[s.nic[0].port * s.nvc] += 1;   /* one byte of credit out of nowhere */
+    CHECK(sim_drain(&s, 20000000) == EXIT_INTERNAL, "a broken credit counter was not caught");
+    sim_free(&s);
+    cfg_free(&c);
+}
