@@ -1,7 +1,7 @@
 /* Helpers for tests that run simulations. */
 #ifndef ICN_TEST_UTIL_H
 #define ICN_TEST_UTIL_H
-#include "../src/core/sim.h"
+#include "../src/sim/sim.h"
 #include "../src/cli/config.h"
 #include "../src/stats/report.h"
 

@@ -1,5 +1,5 @@
 #include "run.h"
-#include "../core/sim.h"
+#include "../sim/sim.h"
 #include "../core/util.h"
 #include "../stats/plot.h"
 #include "../stats/views.h"

@@ -15,7 +15,7 @@
  * flits are visited, so the cost follows the traffic. */
 #ifndef ICN_FLIT_H
 #define ICN_FLIT_H
-#include "../core/sim.h"
+#include "model.h"
 
 struct cfg;
 

@@ -1,7 +1,7 @@
 /* Per-hop mechanics shared by switches and NICs. */
 #ifndef ICN_LINK_H
 #define ICN_LINK_H
-#include "../core/sim.h"
+#include "model.h"
 
 /* Start sending packet id out of global port `go` on VC p->out_vc: takes the
  * credits, occupies the link for one serialization time and schedules the head

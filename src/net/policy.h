@@ -3,7 +3,7 @@
 #ifndef ICN_POLICY_H
 #define ICN_POLICY_H
 #include <stdint.h>
-#include "../core/sim.h"
+#include "model.h"
 #include "../cli/config.h"
 
 typedef struct topo_ops {

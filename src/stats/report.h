@@ -2,7 +2,7 @@
 #ifndef ICN_REPORT_H
 #define ICN_REPORT_H
 #include <stdio.h>
-#include "../core/sim.h"
+#include "../net/model.h"
 
 typedef struct result {
     double accepted, offered, injected;     /* normalized to N x link bandwidth */

@@ -2,7 +2,7 @@
  * buffer occupancy over time); see views.c. */
 #ifndef ICN_VIEWS_H
 #define ICN_VIEWS_H
-#include "../core/sim.h"
+#include "../net/model.h"
 #include "../cli/config.h"
 
 void views_setup(sim_t *s, cfg_t *c);   /* s->views stays NULL when all are off */

@@ -9,7 +9,7 @@
 #ifndef ICN_CUBE_H
 #define ICN_CUBE_H
 #include <stdint.h>
-#include "../core/sim.h"
+#include "../net/model.h"
 
 typedef struct cube {
     uint32_t k, n, c;            /* radix, dimensions, concentration */

@@ -13,7 +13,7 @@
 #ifndef ICN_FATTREE_H
 #define ICN_FATTREE_H
 #include <stdint.h>
-#include "../core/sim.h"
+#include "../net/model.h"
 
 typedef struct fattree {
     uint32_t K, T, top;          /* arity, stages, down ports of a top switch */

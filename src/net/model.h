@@ -1,10 +1,12 @@
-/* One simulation: the context passed to every module. No global state. */
-#ifndef ICN_SIM_H
-#define ICN_SIM_H
+/* The network model's context: one simulation, passed to every module of
+ * the model (network, policies, traffic, statistics). No global state. The
+ * set-up and the event loop that drive it live above, in src/sim/. */
+#ifndef ICN_MODEL_H
+#define ICN_MODEL_H
 #include <stdint.h>
-#include "evq.h"
-#include "rng.h"
-#include "../net/net.h"
+#include "../core/evq.h"
+#include "../core/rng.h"
+#include "net.h"
 #include "../stats/stats.h"
 
 struct cfg;
@@ -156,15 +158,6 @@ static inline void sim_touch_nic(sim_t *s, uint32_t n)
     if (!s->nic[n].pending) { s->nic[n].pending = 1; s->pend[s->npend++] = NIC_BIT | n; }
 }
 
-/* Build a simulation from a configuration (errors exit with status 2). */
-void sim_setup(sim_t *s, struct cfg *c);
-/* Run to the end time; returns EXIT_OK or EXIT_DEADLOCK. */
-int sim_run(sim_t *s);
-/* Stop all sources (messages not yet taken are dropped) and run up to `extra`
- * longer so the network empties; for tests of the drained state. */
-int sim_drain(sim_t *s, simtime_t extra);
-void sim_free(sim_t *s);
-
 /* Network construction helpers for topologies. */
 void net_alloc(sim_t *s, uint32_t nswitches, const uint16_t *ports_per_switch, uint32_t nnodes);
 void net_link(sim_t *s, uint32_t gport_a, uint32_t gport_b);
@@ -173,8 +166,5 @@ static inline uint32_t sw_port(const sim_t *s, uint32_t w, uint32_t p) { return 
 /* Packet pool. */
 uint32_t pkt_alloc(sim_t *s);
 void pkt_release(sim_t *s, uint32_t id);
-
-/* Invariant check: returns 0 if all hold, else prints what broke and returns -1. */
-int sim_check_invariants(sim_t *s, int drained);
 
 #endif

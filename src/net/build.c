@@ -1,0 +1,78 @@
+/* Building the network: the packet pool, ports and links. */
+#include "model.h"
+#include "../core/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- packet pool ---- */
+
+uint32_t pkt_alloc(sim_t *s)
+{
+    if (s->pkt_free == ICN_NIL) {
+        uint32_t old = s->npkt_cap, cap = old ? old * 2 : 4096;
+        if (cap < old) die("packet pool exhausted");
+        /* Grown by copy, not realloc, to keep the records cache-line aligned. */
+        packet_t *np = xaligned_alloc(64, (size_t)cap * sizeof *np);
+        if (old) memcpy(np, s->pkt, (size_t)old * sizeof *np);
+        free(s->pkt);
+        s->pkt = np;
+        s->ptime = xrealloc(s->ptime, (size_t)cap * sizeof *s->ptime);
+        for (uint32_t i = old; i < cap; i++) s->pkt[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
+        s->pkt_free = old;
+        s->npkt_cap = cap;
+    }
+    uint32_t id = s->pkt_free;
+    s->pkt_free = s->pkt[id].next;
+    s->pkt_live++;
+    return id;
+}
+
+void pkt_release(sim_t *s, uint32_t id)
+{
+    s->pkt[id].next = s->pkt_free;
+    s->pkt_free = id;
+    s->pkt_live--;
+}
+
+/* ---- network construction ---- */
+
+void net_alloc(sim_t *s, uint32_t nswitches, const uint16_t *ports_per_switch, uint32_t nnodes)
+{
+    uint32_t np = nnodes;
+    for (uint32_t w = 0; w < nswitches; w++) {
+        if (ports_per_switch[w] > MAX_RADIX) die("switch radix %u exceeds %d", ports_per_switch[w], MAX_RADIX);
+        np += ports_per_switch[w];
+    }
+    s->nswitches = nswitches;
+    s->nnodes = nnodes;
+    s->nports = np;
+    s->sw = xcalloc(nswitches, sizeof *s->sw);
+    s->nic = xcalloc(nnodes, sizeof *s->nic);
+    s->port = xcalloc(np, sizeof *s->port);
+    uint32_t g = 0;
+    for (uint32_t w = 0; w < nswitches; w++) {
+        s->sw[w].port0 = g;
+        s->sw[w].nports = ports_per_switch[w];
+        for (uint32_t p = 0; p < ports_per_switch[w]; p++, g++) {
+            s->port[g].dev = w;
+            s->port[g].local = (uint16_t)p;
+            s->port[g].peer = ICN_NIL;
+        }
+    }
+    for (uint32_t n = 0; n < nnodes; n++, g++) {
+        s->nic[n].port = g;
+        s->port[g].dev = NIC_BIT | n;
+        s->port[g].peer = ICN_NIL;
+    }
+    s->pend = xmalloc((size_t)(nswitches + nnodes) * sizeof *s->pend);
+}
+
+void net_link(sim_t *s, uint32_t a, uint32_t b)
+{
+    if (s->port[a].peer != ICN_NIL || s->port[b].peer != ICN_NIL)
+        die("topology wires port %u or %u twice", a, b);
+    s->port[a].peer = b;
+    s->port[b].peer = a;
+}
+
+/* ---- set-up ---- */

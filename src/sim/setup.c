@@ -1,0 +1,219 @@
+/* Simulation set-up from a configuration, and its teardown. */
+#include "sim.h"
+#include "internal.h"
+#include "../core/util.h"
+#include "../core/units.h"
+#include "../net/link.h"
+#include "../net/policy.h"
+#include "../net/flit.h"
+#include "../stats/views.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void packet_buffers(sim_t *s, cfg_t *c);
+static void setup_policies(sim_t *s, cfg_t *c);
+
+static void list_names_fail(cfg_t *c, key_id k, const char *what)
+{
+    cfg_fail(c, k, "unknown %s (run `icnsim --list` for the choices)", what);
+}
+
+void sim_setup(sim_t *s, cfg_t *c)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = c;
+    s->pkt_free = s->msg_free = ICN_NIL;
+    evq_init(&s->evq);
+    s->seed = (uint64_t)cfg_int(c, K_SEED);
+    s->load = cfg_double(c, K_LOAD);
+    s->warmup = cfg_u64(c, K_TIME_WARMUP);
+    s->end = s->stop = s->warmup + cfg_u64(c, K_TIME_MEASURE);
+    s->deadlock_after = cfg_u64(c, K_TIME_DEADLOCK);
+    const char *model = cfg_str(c, K_SW_MODEL);
+    if (!strcmp(model, "flit")) s->flit_mode = 1;
+    else if (strcmp(model, "packet")) cfg_fail(c, K_SW_MODEL, "must be packet or flit");
+    if (!s->flit_mode) {   /* the flit model derives timing from router.cycle and link.phit */
+        s->link_bps = cfg_double(c, K_LINK_BW);
+        s->link_delay = cfg_u64(c, K_LINK_DELAY);
+        s->routing_delay = cfg_u64(c, K_SW_ROUTING_DELAY);
+    }
+    s->mtu = (uint32_t)cfg_u64(c, K_PKT_MTU);
+    s->msg_size = (uint32_t)cfg_u64(c, K_MSG_SIZE);
+    s->p_long = cfg_double(c, K_MSG_LONG_FRACTION);
+    if (s->p_long > 0) {
+        s->msg_long = (uint32_t)cfg_u64(c, K_MSG_LONG_SIZE);
+        if (!s->msg_long) cfg_fail(c, K_MSG_LONG_FRACTION, "long messages need a size: set traffic.long_size");
+    }
+    s->gran = s->flit_mode ? 1 : (uint32_t)cfg_u64(c, K_SW_GRANULARITY);
+    s->nvc = (uint32_t)cfg_int(c, K_SW_VCS);
+    s->islip_iters = 0;
+
+    if (occ_bytes(s, s->mtu) >= (1u << 24)) cfg_fail(c, K_PKT_MTU, "packets of 16 MB or more are not supported");
+    if (!s->flit_mode) packet_buffers(s, c);
+    if (!(s->topo = find_topo(cfg_str(c, K_TOPO_TYPE)))) list_names_fail(c, K_TOPO_TYPE, "topology");
+    s->topo->build(s, c);
+    setup_policies(s, c);
+}
+
+/* Buffers of the packet-level switch: bytes per VC, checked against packets. */
+static void packet_buffers(sim_t *s, cfg_t *c)
+{
+    uint64_t swbuf = cfg_u64(c, K_SW_BUFFER), nicbuf = cfg_u64(c, K_NIC_BUFFER);
+    s->vc_cap_sw = (uint32_t)(swbuf / s->nvc);
+    s->vc_cap_nic = (uint32_t)(nicbuf / s->nvc);
+    if (occ_bytes(s, s->mtu) > s->vc_cap_sw / s->gran * s->gran && s->gran > 1)
+        cfg_fail(c, K_SW_GRANULARITY, "a %u-byte packet takes %u bytes in units of %u, more than a VC's %u bytes",
+                 s->mtu, occ_bytes(s, s->mtu), s->gran, s->vc_cap_sw);
+    if (s->vc_cap_sw < s->mtu)
+        cfg_fail(c, K_SW_BUFFER, "each of the %u VCs gets %u bytes, less than one packet (packet.mtu = %u bytes): "
+                 "virtual cut-through needs room for a whole packet", s->nvc, s->vc_cap_sw, s->mtu);
+    if (s->vc_cap_nic < s->mtu)
+        cfg_fail(c, K_NIC_BUFFER, "each of the %u VCs gets %u bytes, less than one packet (packet.mtu = %u bytes)",
+                 s->nvc, s->vc_cap_nic, s->mtu);
+}
+
+/* Network state, policies, traffic and statistics, once the topology exists. */
+static void setup_policies(sim_t *s, cfg_t *c)
+{
+    for (uint32_t n = 0; n < s->nnodes; n++)
+        if (s->port[s->nic[n].port].peer == ICN_NIL) die("topology left node %u unconnected", n);
+
+    s->credits = xmalloc((size_t)s->nports * s->nvc * sizeof *s->credits);
+    s->vq = xcalloc((size_t)s->nports * s->nvc, sizeof *s->vq);
+    s->want = xcalloc(s->nports, sizeof *s->want);
+    for (uint32_t g = 0; g < s->nports; g++) {
+        /* unconnected ports (mesh boundaries) hold no credits */
+        uint32_t peer = s->port[g].peer;
+        uint32_t cap = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
+        for (uint32_t v = 0; v < s->nvc; v++) {
+            s->credits[g * s->nvc + v] = (int32_t)cap;
+            s->vq[g * s->nvc + v].head = s->vq[g * s->nvc + v].tail = ICN_NIL;
+        }
+    }
+
+    if (!(s->routing = find_routing(cfg_str(c, K_ROUTING)))) list_names_fail(c, K_ROUTING, "routing algorithm");
+    if (s->flit_mode && (!strcmp(s->routing->name, "dor-bubble") || !strcmp(s->routing->name, "bubble-adaptive")))
+        cfg_fail(c, K_ROUTING, "bubble flow control is modelled by the packet-level switch (switch.model = packet)");
+    s->routing->setup(s, c);
+    if ((uint32_t)s->routing->reserved_vcs >= s->nvc)
+        cfg_fail(c, K_SW_VCS, "routing %s keeps %d VC(s) for itself and needs at least one more for the queuing scheme",
+                 cfg_str(c, K_ROUTING), s->routing->reserved_vcs);
+    s->nsqs = s->nvc - (uint32_t)s->routing->reserved_vcs;
+    if (cfg_is_set(c, K_SW_VOQ) || !s->flit_mode) s->voq_mode = (int)cfg_int(c, K_SW_VOQ);
+    if (s->voq_mode) {
+        if (s->flit_mode) cfg_fail(c, K_SW_VOQ, "VOQ switches are modelled by the packet-level switch (switch.model = packet)");
+        if (s->routing->multi_cand)
+            cfg_fail(c, K_SW_VOQ, "routing %s offers several outputs per packet; a VOQ switch needs one at arrival", s->routing->name);
+        voq_setup(s);
+    }
+    if (!s->flit_mode) {
+        const char *when = cfg_str(c, K_ROUTING_WHEN);
+        if (!strcmp(when, "arrival")) s->route_at_arrival = 1;
+        else if (strcmp(when, "head")) cfg_fail(c, K_ROUTING_WHEN, "must be head or arrival");
+        if (s->route_at_arrival && s->routing->multi_cand)
+            cfg_fail(c, K_ROUTING_WHEN, "routing %s offers several outputs per packet to choose from when it reaches "
+                     "the head; routing at arrival needs one", s->routing->name);
+        if (s->voq_mode && cfg_is_set(c, K_ROUTING_WHEN) && !s->route_at_arrival)
+            cfg_fail(c, K_ROUTING_WHEN, "a VOQ switch routes each packet when it arrives (its output picks its VOQ)");
+    } else if (cfg_is_set(c, K_ROUTING_WHEN)) {
+        cfg_fail(c, K_ROUTING_WHEN, "the flit-level router routes a header when it reaches the front of its FIFO");
+    }
+    if (s->routing->owns_vcs) {
+        extern const queuing_ops queuing_routing;   /* VC 0 at injection; the routing picks the rest */
+        s->queuing = &queuing_routing;
+    } else {
+        if (!(s->queuing = find_queuing(cfg_str(c, K_QUEUING)))) list_names_fail(c, K_QUEUING, "queuing scheme");
+        if (s->queuing->hop && !s->routing->hop_vcs)
+            cfg_fail(c, K_QUEUING, "queuing scheme %s chooses the VC at every hop; routing %s keeps the VC of injection "
+                     "(use a fat-tree routing: dmodk, oblivious, ADAP-..., afi)", s->queuing->name, s->routing->name);
+        s->queuing->setup(s, c);
+    }
+    if (!s->flit_mode && !s->routing->owns_vcs && (s->nsqs > 1 || s->vn)) {
+        const char *qm = cfg_str(c, K_NIC_QUEUES);
+        if (!strcmp(qm, "per-vc")) {
+            s->srcq_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
+            s->srcqs = xcalloc((size_t)s->nnodes * s->nsqs, sizeof *s->srcqs);
+            for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].srcq = &s->srcqs[(size_t)n * s->nsqs];
+        } else if (strcmp(qm, "shared")) {
+            cfg_fail(c, K_NIC_QUEUES, "must be per-vc or shared");
+        }
+    }
+    if (s->flit_mode) {
+        flit_setup(s, c);   /* round-robin allocation is built in */
+        if (cfg_is_set(c, K_SW_CROSSBAR))
+            cfg_fail(c, K_SW_CROSSBAR, "the flit-level router has its own crossbar model (switch.model = flit)");
+    } else {
+        if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
+        if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
+        const char *xb = cfg_str(c, K_SW_CROSSBAR);
+        if (!strcmp(xb, "queue")) s->xbar_queue = 1;
+        else if (strcmp(xb, "port")) cfg_fail(c, K_SW_CROSSBAR, "must be port or queue");
+        if (s->xbar_queue && s->vn)
+            cfg_fail(c, K_SW_CROSSBAR, "VOQnet switches are modelled with one crossbar input per port (switch.crossbar = port)");
+        if (s->xbar_queue && s->nvc > 16) cfg_fail(c, K_SW_CROSSBAR, "queue supports at most 16 VCs (switch.vcs = %u)", s->nvc);
+    }
+    if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
+    if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
+    s->pattern->setup(s, c);
+    if (!(s->scenario = find_scenario(cfg_str(c, K_TR_SCENARIO)))) list_names_fail(c, K_TR_SCENARIO, "scenario");
+    for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].hot = -1;
+    s->scenario->setup(s, c);
+
+    simtime_t slot = msg_slot(s);
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        nic_t *nc = &s->nic[n];
+        rng_seed(&nc->arrival, s->seed, RNG_ARRIVAL, n);
+        rng_seed(&nc->dest, s->seed, RNG_DEST, n);
+        nc->arrival0 = nc->arrival;
+        rng_seed(&nc->sizes, s->seed, RNG_SIZE, n);
+        nc->sizes0 = nc->sizes;
+        /* A permutation's fixed point does not inject (unless a scenario gives it a role). */
+        if (nc->hot < 0) {
+            rng_t probe = nc->dest;
+            if (s->pattern->dst(s, n, &probe) == ICN_NIL) nc->silent = 1;
+        }
+        simtime_t gap = s->process->gap(&nc->arrival, slot, s->load);
+        nc->next_gen = nc->silent ? SIMTIME_MAX : gap;
+        if (nc->next_gen < s->end) {
+            nc->wake_at = nc->next_gen;
+            evq_push(&s->evq, nc->next_gen, EV_NIC_WAKE, n, 0);
+        }
+    }
+    uint64_t interval = cfg_u64(c, K_TIME_INTERVAL);
+    if (s->end / interval > 10000000)
+        cfg_fail(c, K_TIME_INTERVAL, "the run would have %llu time-series samples (at most 10 million); use a longer interval",
+                 (unsigned long long)(s->end / interval));
+    stats_init(&s->st, interval, s->end);
+    if (!s->deadlock_after) {   /* automatic: 50 packet times; nothing legitimately stalls that long */
+        simtime_t hop = s->flit_mode ? flit_packet_time(s) : ser_time(s, s->mtu) + s->routing_delay + s->link_delay;
+        s->deadlock_after = 50 * (hop ? hop : 1);
+    }
+    /* Thousands of events share an instant on a large network; far more
+     * means a loop of zero-delay events, which the time-based watchdog
+     * cannot see because time no longer reaches its next sample. */
+    s->instant_limit = 64 * ((uint64_t)s->nports * s->nvc + s->nnodes) + 1000000;
+    if (cfg_int(c, K_CHECK_INVARIANTS)) s->check_every = s->next_check = (uint64_t)cfg_int(c, K_CHECK_EVERY);
+    views_setup(s, c);
+    evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
+    cfg_check_unused(c);
+}
+
+void sim_free(sim_t *s)
+{
+    flit_free(s);
+    views_free(s);
+    evq_free(&s->evq);
+    for (size_t q = 0; s->srcqs && q < (size_t)s->nnodes * s->nsqs; q++) free(s->srcqs[q].m);
+    free(s->srcqs);
+    free(s->want); free(s->voq); free(s->voq_mask); free(s->voq_std);
+    voqnet_free(s);
+    free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
+    free(s->pkt); free(s->ptime); free(s->msg_left); free(s->msg_gen); free(s->pend);
+    free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
+    stats_free(&s->st);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- deadlock report ---- */
