@@ -26,12 +26,19 @@ typedef struct packet {
     uint32_t size;        /* bytes */
     uint32_t next;        /* queue link */
     uint32_t msg;         /* message record, ICN_NIL for one-packet messages */
-    uint16_t out;         /* output port (local index) chosen at the current switch */
+    uint32_t flow;        /* transport: the flow (queue pair) at its source NIC; ICN_NIL without one */
+    uint8_t out;          /* output port (local index, < MAX_RADIX) chosen at the current switch */
     uint8_t vc;           /* VC of the buffer the packet occupies */
     uint8_t out_vc;       /* VC it will use downstream */
     uint8_t hops;         /* switches crossed */
-    uint8_t flags;
+    uint8_t flags;        /* PKT_* */
+    uint8_t kind;         /* PK_DATA, or a control packet of the transport (PK_CNP, PK_ACK) */
+    uint8_t path;         /* path chosen at the source: the LID offset under an LMC, a metapath index */
+    uint8_t sl;           /* InfiniBand service level (SL-to-VL tables map it per hop) */
 } packet_t;
+
+enum { PKT_FECN = 1, PKT_BECN = 2 };          /* packet.flags: IBA congestion notification bits */
+enum { PK_DATA = 0, PK_CNP = 1, PK_ACK = 2 };   /* packet.kind */
 _Static_assert(sizeof(packet_t) == 32, "packet_t is one half cache line");
 
 /* The cold part of a packet, at the same index in its own array. */

@@ -90,6 +90,10 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     p->hops = 0;
     p->flags = 0;
     p->out = 0;
+    p->kind = PK_DATA;
+    p->path = 0;
+    p->sl = 0;
+    p->flow = ICN_NIL;
     c->msg_left -= size;
     c->injected_pkts++;
     s->st.inj_pkts++;
