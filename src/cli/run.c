@@ -4,6 +4,7 @@
 #include "../stats/plot.h"
 #include "../stats/views.h"
 #include "../stats/outfile.h"
+#include "../cc/cc.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,7 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
         plot_timeseries(dir, c->name, (double)s.warmup / 1e6, plots);
     }
     views_write(&s, dir, c->name, plots);
+    cc_write(&s, dir);
     p = join(dir, "nodes.csv"); write_nodes(&s, p); free(p);
     p = join(dir, "perf.csv"); write_perf(&s, p); free(p);
     f = out_open(&o, dir, "summary.csv");

@@ -9,8 +9,9 @@
 void link_send(sim_t *s, uint32_t go, uint32_t id);
 
 /* Packet id, just taken out of VC `vc` of local input i of switch w, starts
- * through the crossbar to local output o and onto its link. */
-void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, uint8_t vc);
+ * through the crossbar to local output o and onto its link. `waited`: it
+ * lost an arbitration for that output at the head (it met contention there). */
+void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, uint8_t vc, int waited);
 
 /* A packet's head enters the switch input it was sent to: it now occupies
  * the VC chosen upstream and has crossed one more switch. */

@@ -30,7 +30,25 @@ enum ev_type {
     EV_SAMPLE,       /* time series sample and watchdog */
     EV_CYCLE,        /* flit model: one router cycle */
     EV_DCREDIT,      /* VOQnet: a = destination queue, b = bytes: credits reach its upstream output */
+    EV_CC_TIMER,     /* IBA CC: a = node, b = flow or CC_SL_BIT | sl: a CCTI timer expires */
 };
+
+struct sim;
+
+/* Mechanisms above the network model that act inside it: IBA congestion
+ * control at switch outputs, the flow transport at the NICs. The network
+ * calls a hook only when it is set, so it depends on none of them. */
+typedef struct net_hooks {
+    /* a packet queued at a switch has been routed to output go, VC vc */
+    void (*queued)(struct sim *s, uint32_t go, uint8_t vc, uint32_t bytes);
+    /* packet id leaves through switch output go, before taking its credits;
+     * waited: it met contention for that output (see switch_forward) */
+    void (*forward)(struct sim *s, uint32_t go, uint32_t id, int waited);
+    /* serve node n's injection link, in place of the NIC's own source queues */
+    void (*nic_service)(struct sim *s, uint32_t n);
+    /* packet id reached its destination node: nonzero if consumed (not data) */
+    int (*deliver)(struct sim *s, uint32_t id);
+} net_hooks_t;
 
 typedef struct sim {
     simtime_t now, end, warmup;
@@ -110,6 +128,9 @@ typedef struct sim {
     uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
     srcq_t *srcqs;           /* [node * nsqs]: every node's source queues */
     struct views *views;     /* per-link / per-VC views (src/stats/views.c), NULL if off */
+    net_hooks_t hooks;
+    struct transport *tp;    /* flows and control packets at the NICs (src/transport/), NULL if off */
+    struct cc *cc;           /* IBA congestion control (src/cc/), NULL if off */
     int flit_mode;           /* switch.model = flit */
     void *flit;              /* its state (src/net/flit.c) */
 

@@ -213,6 +213,7 @@ void nic_service(sim_t *s, uint32_t n)
     nic_t *c = &s->nic[n];
     uint32_t size;
     uint8_t vc;
+    if (s->hooks.nic_service) { s->hooks.nic_service(s, n); return; }
     if (c->srcq) { srcq_service(s, n); return; }
     if (c->busy || !nic_peek(s, n, &size, &vc)) return;
     if (!inject_room(s, c, vc, c->msg_dst, size)) return;   /* a credit will wake us */
@@ -223,6 +224,7 @@ void nic_service(sim_t *s, uint32_t n)
 
 void nic_deliver(sim_t *s, uint32_t id)
 {
+    if (s->hooks.deliver && s->hooks.deliver(s, id)) return;   /* a control packet, consumed */
     packet_t *p = &s->pkt[id];
     const pkt_times_t *pt = &s->ptime[id];
     stats_t *st = &s->st;

@@ -124,6 +124,7 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
         s->routing->route(s, w, in->local, p, c);
         p->out = c[0].out;
         p->out_vc = c[0].ovc;
+        if (__builtin_expect(s->hooks.queued != NULL, 0)) s->hooks.queued(s, s->sw[w].port0 + p->out, p->out_vc, occ_bytes(s, p->size));
     }
     if (q->npk++ == 0) {
         q->head = q->tail = id;
@@ -176,6 +177,7 @@ static void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, c
     packet_t *p = &s->pkt[id];
     p->out = c.out;
     p->out_vc = c.ovc;
+    int waited = q->tries > 0;   /* it lost an arbitration for its output at least once */
     uint64_t old = cand_outs(q);
     q->head = q->second;
     if (--q->npk == 0) {
@@ -186,7 +188,7 @@ static void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, c
         head_load(s, sw, w, i, q, q->head);
     }
     want_clear(s, sw, i, old & ~cand_outs(q));
-    switch_forward(s, w, i, c.out, id, (uint8_t)v);
+    switch_forward(s, w, i, c.out, id, (uint8_t)v, waited);
 }
 
 void switch_service(sim_t *s, uint32_t w)
@@ -307,7 +309,7 @@ void switch_service_per_queue(sim_t *s, uint32_t w)
     }
 }
 
-void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, uint8_t vc)
+void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, uint8_t vc, int waited)
 {
     sw_t *sw = &s->sw[w];
     uint32_t gi = sw->port0 + i, go = sw->port0 + o;
@@ -322,6 +324,7 @@ void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, u
     op->rel_vc = vc;
     sw->out_busy |= 1ull << o;
     op->feed = gi;
+    if (__builtin_expect(s->hooks.forward != NULL, 0)) s->hooks.forward(s, go, id, waited);
     link_send(s, go, id);
 }
 

@@ -79,6 +79,7 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
     p->out = c[0].out;
     p->out_vc = c[0].ovc;
     p->next = ICN_NIL;
+    if (__builtin_expect(s->hooks.queued != NULL, 0)) s->hooks.queued(s, s->sw[w].port0 + p->out, p->out_vc, occ_bytes(s, p->size));
     voq_t *v = voq_at(s, b, p->out);
     if (!(s->voq_mask[b] >> p->out & 1)) {   /* the mask, not v->head: it is fetched already */
         v->head = v->tail = id;
@@ -112,7 +113,7 @@ static void grant_voq(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, un
         for (uint32_t u = 0; u < nvc; u++) more |= (int)(s->voq_mask[b0 + u] >> o & 1);
         if (!more && !(s->want[port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
     }
-    switch_forward(s, w, i, o, id, (uint8_t)v);
+    switch_forward(s, w, i, o, id, (uint8_t)v, 1);
 }
 
 void voq_service(sim_t *s, uint32_t w)

@@ -313,7 +313,7 @@ void voqnet_service(sim_t *s, uint32_t w)
             want_inc(s, sw, g, i, d->out);
         }
         free_out &= ~(1ull << o);
-        switch_forward(s, w, i, o, id, 0);
+        switch_forward(s, w, i, o, id, 0, 1);
         s->port[port0 + o].rel_dq = chosen;
     }
 }

@@ -7,6 +7,7 @@
 #include "../net/policy.h"
 #include "../net/flit.h"
 #include "../stats/views.h"
+#include "../transport/transport.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,9 +165,11 @@ int sim_check_invariants(sim_t *s, int drained)
                 (unsigned long long)in_buffers, (unsigned long long)in_links);
         bad = 1;
     }
-    if (s->st.inj_pkts != s->st.del_pkts + s->pkt_live) {
-        fprintf(stderr, "invariant: injected %llu != delivered %llu + in network %u\n",
-                (unsigned long long)s->st.inj_pkts, (unsigned long long)s->st.del_pkts, s->pkt_live);
+    uint64_t cinj = s->tp ? s->tp->ctrl_inj : 0, cdel = s->tp ? s->tp->ctrl_del : 0;   /* control packets */
+    if (s->st.inj_pkts + cinj != s->st.del_pkts + cdel + s->pkt_live) {
+        fprintf(stderr, "invariant: injected %llu + %llu control != delivered %llu + %llu control + in network %u\n",
+                (unsigned long long)s->st.inj_pkts, (unsigned long long)cinj, (unsigned long long)s->st.del_pkts,
+                (unsigned long long)cdel, s->pkt_live);
         bad = 1;
     }
     if (s->st.gen_pkts && s->st.gen_pkts < s->st.inj_pkts) {

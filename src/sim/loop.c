@@ -8,6 +8,7 @@
 #include "../net/policy.h"
 #include "../net/flit.h"
 #include "../stats/views.h"
+#include "../cc/cc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@ static void dispatch(sim_t *s, const event_t *e)
         else sim_touch_nic(s, e->a);
         break;
     case EV_CYCLE: flit_cycle(s); break;
+    case EV_CC_TIMER: cc_timer(s, e->a, e->b); break;
     case EV_SAMPLE: sample(s, e->a); break;
     default: die("unknown event type %u", ev_type(e));
     }

@@ -7,6 +7,8 @@
 #include "../net/policy.h"
 #include "../net/flit.h"
 #include "../stats/views.h"
+#include "../cc/cc.h"
+#include "../transport/transport.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +114,9 @@ static void setup_policies(sim_t *s, cfg_t *c)
         const char *when = cfg_str(c, K_ROUTING_WHEN);
         if (!strcmp(when, "arrival")) s->route_at_arrival = 1;
         else if (strcmp(when, "head")) cfg_fail(c, K_ROUTING_WHEN, "must be head or arrival");
+        /* IBA CC counts the bytes queued per output: route at arrival unless told otherwise */
+        if (!cfg_is_set(c, K_ROUTING_WHEN) && strcmp(cfg_str(c, K_CC_MODE), "off") && !s->routing->multi_cand)
+            s->route_at_arrival = 1;
         if (s->route_at_arrival && s->routing->multi_cand)
             cfg_fail(c, K_ROUTING_WHEN, "routing %s offers several outputs per packet to choose from when it reaches "
                      "the head; routing at arrival needs one", s->routing->name);
@@ -130,7 +135,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
                      "(use a fat-tree routing: dmodk, oblivious, ADAP-..., afi)", s->queuing->name, s->routing->name);
         s->queuing->setup(s, c);
     }
-    if (!s->flit_mode && !s->routing->owns_vcs && (s->nsqs > 1 || s->vn)) {
+    cc_setup(s, c);
+    transport_setup(s, c, s->cc != NULL);
+    cc_attach(s);
+    if (!s->tp && !s->flit_mode && !s->routing->owns_vcs && (s->nsqs > 1 || s->vn)) {
         const char *qm = cfg_str(c, K_NIC_QUEUES);
         if (!strcmp(qm, "per-vc")) {
             s->srcq_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
@@ -160,6 +168,12 @@ static void setup_policies(sim_t *s, cfg_t *c)
     if (!(s->scenario = find_scenario(cfg_str(c, K_TR_SCENARIO)))) list_names_fail(c, K_TR_SCENARIO, "scenario");
     for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].hot = -1;
     s->scenario->setup(s, c);
+    if (s->cc) {   /* the largest group of sources sharing a hot-spot role, for the parameter check */
+        uint32_t per_role[64] = { 0 }, most = 0;
+        for (uint32_t n = 0; n < s->nnodes; n++)
+            if (s->nic[n].hot >= 0 && s->nic[n].hot < 64 && ++per_role[s->nic[n].hot] > most) most = per_role[s->nic[n].hot];
+        cc_sanity(s, most);
+    }
 
     simtime_t slot = msg_slot(s);
     for (uint32_t n = 0; n < s->nnodes; n++) {
@@ -202,6 +216,8 @@ static void setup_policies(sim_t *s, cfg_t *c)
 
 void sim_free(sim_t *s)
 {
+    cc_free(s);
+    transport_free(s);
     flit_free(s);
     views_free(s);
     evq_free(&s->evq);

@@ -1,0 +1,207 @@
+#include "cc.h"
+#include "cct.h"
+#include "../core/util.h"
+#include "../net/link.h"
+#include "../net/policy.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Preset values for the keys a configuration leaves unset. */
+typedef struct preset {
+    const char *name;
+    int threshold, marking_rate, packet_size, victim, per_sl, increase, timer, min, limit;
+    const char *cct;
+} preset_t;
+
+static const preset_t presets[] = {
+    /* OPA fabric manager template (opafm_src.xml): the anchors note, section 1.6 */
+    { "opa", 8, 0, 0, 1, 0, 5, 10, 0, 127, "linear" },
+    /* LLNL hardware study (ib-cc-tools-llnl): Threshold 0xf, Marking_Rate 0xf,
+     * Packet_Size 1, SL-based, Increase 1, Timer 150, the simula_llnl table */
+    { "simula-llnl", 15, 15, 1, 1, 1, 1, 150, 0, 127, "simula-llnl" },
+};
+
+static int64_t key_or(cfg_t *c, key_id k, int64_t preset)
+{
+    return cfg_is_set(c, k) ? cfg_int(c, k) : preset;
+}
+
+void cc_setup(sim_t *s, cfg_t *c)
+{
+    const char *mode = cfg_str(c, K_CC_MODE);
+    if (!strcmp(mode, "off")) return;
+    if (strcmp(mode, "iba")) cfg_fail(c, K_CC_MODE, "must be off or iba");
+    if (s->flit_mode) cfg_fail(c, K_CC_MODE, "IBA congestion control is modelled by the packet-level switch (switch.model = packet)");
+    if (s->vn) cfg_fail(c, K_CC_MODE, "IBA congestion control needs per-VL buffers; VOQnet splits them per destination");
+    if (!s->route_at_arrival && !s->voq_mode)
+        cfg_fail(c, K_CC_MODE, "a switch marks by the bytes queued for each output, so packets must be routed when they "
+                 "arrive: set routing.when = arrival (or switch.voq = true) with a deterministic routing");
+    const char *pn = cfg_str(c, K_CC_PRESET);
+    const preset_t *p = NULL;
+    for (size_t i = 0; i < ICN_ARRAY_LEN(presets); i++)
+        if (!strcmp(presets[i].name, pn)) p = &presets[i];
+    if (!p) cfg_fail(c, K_CC_PRESET, "unknown preset (opa or simula-llnl)");
+    cc_t *cc = s->cc = xcalloc(1, sizeof *cc);
+    size_t nb = (size_t)s->nports * s->nvc;
+    cc->occ = xcalloc(nb, sizeof *cc->occ);
+    cc->congested = xcalloc(nb, 1);
+    cc->since_mark = xcalloc(nb, sizeof *cc->since_mark);
+    cc->port_marks = xcalloc(s->nports, sizeof *cc->port_marks);
+    cc->port_victim_fwd = xcalloc(s->nports, sizeof *cc->port_victim_fwd);
+    cc->port_cong_time = xcalloc(nb, sizeof *cc->port_cong_time);
+    cc->cong_since = xcalloc(nb, sizeof *cc->cong_since);
+
+    uint32_t t = (uint32_t)key_or(c, K_CC_THRESHOLD, p->threshold);
+    uint64_t h = cfg_is_set(c, K_CC_HYSTERESIS) ? cfg_u64(c, K_CC_HYSTERESIS) : 0;
+    if (!h) h = s->mtu;
+    cc->enter_bytes = t ? (uint32_t)((uint64_t)s->vc_cap_sw * (16 - t) / 16) : 0;
+    if (t && !cc->enter_bytes) cc->enter_bytes = 1;
+    cc->leave_bytes = cc->enter_bytes > h ? cc->enter_bytes - (uint32_t)h : 1;
+    cc->marking_rate = (uint32_t)key_or(c, K_CC_MARKING_RATE, p->marking_rate);
+    cc->min_size = 64 * (uint32_t)key_or(c, K_CC_PACKET_SIZE, p->packet_size);
+    const char *vm = cfg_is_set(c, K_CC_VICTIM_MASK) ? cfg_str(c, K_CC_VICTIM_MASK) : p->victim ? "all" : "none";
+    if (!strcmp(vm, "all")) cc->victim_marks = 1;
+    else if (strcmp(vm, "none")) cfg_fail(c, K_CC_VICTIM_MASK, "must be all or none");
+    const char *pc = cfg_is_set(c, K_CC_PORT_CONTROL) ? cfg_str(c, K_CC_PORT_CONTROL) : p->per_sl ? "sl" : "flow";
+    if (!strcmp(pc, "sl")) cc->per_sl = 1;
+    else if (strcmp(pc, "flow")) cfg_fail(c, K_CC_PORT_CONTROL, "must be flow or sl");
+    cc->increase = (uint32_t)key_or(c, K_CC_CCTI_INCREASE, p->increase);
+    cc->timer = (simtime_t)key_or(c, K_CC_CCTI_TIMER, p->timer) * 1024000;   /* units of 1.024 us */
+    cc->ccti_min = (uint32_t)key_or(c, K_CC_CCTI_MIN, p->min);
+    cc->ccti_limit = (uint32_t)key_or(c, K_CC_CCTI_LIMIT, p->limit);
+    if (cc->ccti_min > cc->ccti_limit)
+        cfg_fail(c, cfg_is_set(c, K_CC_CCTI_MIN) ? K_CC_CCTI_MIN : K_CC_CCTI_LIMIT, "cc.ccti_min %u is above cc.ccti_limit %u",
+                 cc->ccti_min, cc->ccti_limit);
+    cc->tp = ser_time(s, s->mtu);
+    cct_build(s, c, p->cct, cc);
+    if (cc->per_sl) cc->sl_cca = xcalloc((size_t)s->nnodes * CC_NSL, sizeof *cc->sl_cca);
+    s->hooks.queued = cc_on_queued;
+    s->hooks.forward = cc_on_forward;
+}
+
+/* The sources' side, through the transport's congestion-control ops. */
+static simtime_t ready(sim_t *s, uint32_t f)
+{
+    const cca_t *a = cc_state(s, f);
+    return a->ready + s->cc->ird[a->ccti];
+}
+
+static void sent(sim_t *s, uint32_t f, uint32_t bytes)
+{
+    cc_state(s, f)->ready = s->now + ser_time(s, bytes);
+}
+
+static const tp_cc_t iba_sources = { ready, sent, cc_becn };
+
+void cc_attach(sim_t *s)
+{
+    if (s->cc) s->tp->cc = &iba_sources;
+}
+
+void cc_free(sim_t *s)
+{
+    cc_t *cc = s->cc;
+    if (!cc) return;
+    free(cc->occ); free(cc->congested); free(cc->since_mark); free(cc->port_marks); free(cc->port_victim_fwd);
+    free(cc->port_cong_time); free(cc->cong_since); free(cc->sl_cca);
+    free(cc);
+    s->cc = NULL;
+}
+
+void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
+{
+    cc_t *cc = s->cc;
+    packet_t *p = &s->pkt[id];
+    uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
+    uint32_t q = cc->occ[b];   /* queued for this port VL, this packet included */
+    cc->occ[b] = q - occ;
+    if (!cc->enter_bytes) return;
+    if (!cc->congested[b]) {
+        if (q < cc->enter_bytes) return;
+        cc->congested[b] = 1;
+        cc->cong_since[b] = s->now;
+    } else if (q < cc->leave_bytes) {
+        cc->congested[b] = 0;
+        cc->port_cong_time[b] += s->now - cc->cong_since[b];
+        return;
+    }
+    /* Root or victim: whether the next hop can take another full packet once
+     * this one has taken its credits. */
+    int victim = s->credits[b] - (int32_t)occ < (int32_t)occ_bytes(s, s->mtu);
+    if (victim) cc->port_victim_fwd[go]++;
+    if (p->kind != PK_DATA || (p->flags & PKT_FECN) || p->size < cc->min_size || !waited) return;
+    if (victim && !cc->victim_marks) return;
+    cc->eligible_congested++;
+    if (cc->since_mark[b]++ < cc->marking_rate) return;
+    cc->since_mark[b] = 0;
+    p->flags |= PKT_FECN;
+    cc->marked++;
+    cc->port_marks[go]++;
+}
+
+cca_t *cc_state(sim_t *s, uint32_t f)
+{
+    const flow_t *fl = &s->tp->flow[f];
+    if (s->cc->per_sl) return &s->cc->sl_cca[(size_t)fl->node * CC_NSL + (fl->vc & (CC_NSL - 1))];
+    return &s->tp->flow[f].cc;
+}
+
+static void arm(sim_t *s, cca_t *a, uint32_t n, uint32_t idx)
+{
+    a->timer_on = 1;
+    evq_push(&s->evq, s->now + s->cc->timer, EV_CC_TIMER, n, idx);
+}
+
+void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl)
+{
+    cc_t *cc = s->cc;
+    cca_t *a;
+    uint32_t idx;
+    if (cc->per_sl) {
+        idx = CC_SL_BIT | (sl & (CC_NSL - 1));
+        a = &cc->sl_cca[(size_t)n * CC_NSL + (sl & (CC_NSL - 1))];
+    } else {
+        idx = flow_get(s, n, dst);
+        a = &s->tp->flow[idx].cc;
+    }
+    cc->becns++;
+    a->becns++;
+    uint32_t i = a->ccti + cc->increase;
+    a->ccti = (uint16_t)(i < cc->ccti_limit ? i : cc->ccti_limit);
+    if (!a->timer_on && a->ccti > cc->ccti_min) arm(s, a, n, idx);
+}
+
+void cc_timer(sim_t *s, uint32_t n, uint32_t idx)
+{
+    cc_t *cc = s->cc;
+    cca_t *a = idx & CC_SL_BIT ? &cc->sl_cca[(size_t)n * CC_NSL + (idx & (CC_NSL - 1))] : &s->tp->flow[idx].cc;
+    cc->timer_expiries++;
+    a->timer_on = 0;
+    if (a->ccti > cc->ccti_min) a->ccti--;
+    if (a->ccti > cc->ccti_min) arm(s, a, n, idx);
+    else if (!(idx & CC_SL_BIT)) flow_maybe_free(s, idx);
+    transport_rekey(s, n);   /* a shorter delay may let a waiting flow go sooner */
+    sim_touch_nic(s, n);
+}
+
+void cc_sanity(const sim_t *s, uint32_t contributors)
+{
+    const cc_t *cc = s->cc;
+    if (!cc || contributors < 2) return;
+    double n = contributors;
+    /* the slowest a flow can be made: Tp / (Tp + IRD[limit]) of the link */
+    double floor_rate = (double)cc->tp / (double)(cc->tp + cc->ird[cc->ccti_limit]);
+    if (floor_rate > 1.0 / n)
+        fprintf(stderr, "icnsim: warning: cc: the CCT's largest delay keeps a flow at %.1f %% of the link, above the fair "
+                "share 1/%u of a hot-spot with %u contributors: CC alone cannot hold them to it\n",
+                100 * floor_rate, contributors, contributors);
+    /* marks a contributor can receive per second against the decrements it must offset */
+    double pkts = 1e12 / (double)cc->tp / n;            /* its packets per second at the fair share */
+    double marks = pkts / (cc->marking_rate + 1.0);
+    double need = 1e12 / ((double)cc->increase * (double)cc->timer);
+    if (cc->increase == 0 || marks < need)
+        fprintf(stderr, "icnsim: warning: cc: at the fair share of %u contributors a source receives at most %.0f "
+                "marks/s, fewer than the %.0f BECNs/s (1 / (CCTI_Increase x CCTI_Timer)) that hold its index up: "
+                "its CCTI drifts down and the congestion tree re-forms\n", contributors, marks, need);
+}

@@ -1,0 +1,47 @@
+/* What congestion control did: cc.csv (totals), cc-ports.csv (per switch
+ * output VL: FECN marks, time congested, packets forwarded as a victim) and
+ * flows.csv (every flow alive at the end: bytes, BECNs, CCT index). */
+#include "cc.h"
+#include "../stats/outfile.h"
+#include <inttypes.h>
+
+static double frac(const sim_t *s, uint64_t ps) { return s->now ? (double)ps / (double)s->now : 0; }
+
+void cc_write(const sim_t *s, const char *dir)
+{
+    const cc_t *cc = s->cc;
+    const transport_t *t = s->tp;
+    if (!cc) return;
+    outfile_t o;
+    FILE *f = out_open(&o, dir, "cc.csv");
+    fputs("fecn_marked,eligible_congested,cnp_sent,cnp_delivered,becns,timer_expiries,flows_live,flows_peak\n", f);
+    fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u\n", cc->marked,
+            cc->eligible_congested, t->cnp_sent, t->cnp_delivered, cc->becns, cc->timer_expiries, t->flows_live, t->flows_peak);
+    out_close(&o);
+    f = out_open(&o, dir, "cc-ports.csv");
+    fputs("switch,port,vl,fecn_marked,congested_fraction,victim_forwards\n", f);
+    for (uint32_t w = 0; w < s->nswitches; w++)
+        for (uint32_t p = 0; p < s->sw[w].nports; p++) {
+            uint32_t go = s->sw[w].port0 + p;
+            for (uint32_t v = 0; v < s->nvc; v++) {
+                size_t b = (size_t)go * s->nvc + v;
+                uint64_t ct = cc->port_cong_time[b] + (cc->congested[b] ? s->now - cc->cong_since[b] : 0);
+                if (!ct && !cc->port_marks[go] && !cc->port_victim_fwd[go]) continue;
+                fprintf(f, "%u,%u,%u,%" PRIu64 ",%.6f,%" PRIu64 "\n", w, p, v, v ? 0 : cc->port_marks[go], frac(s, ct),
+                        v ? 0 : cc->port_victim_fwd[go]);
+            }
+        }
+    out_close(&o);
+    f = out_open(&o, dir, "flows.csv");
+    fputs("src,dst,vl,tx_bytes,rx_bytes_window,rx_share_of_link,becns,ccti,queued_messages\n", f);
+    double span = (double)(s->stop > s->warmup ? s->stop - s->warmup : 0) * 1e-12;
+    for (uint32_t i = 0; i < t->nflow_cap; i++) {
+        const flow_t *fl = &t->flow[i];
+        if (fl->node == 0 && fl->dst == 0) continue;   /* never used */
+        if (fl->state == FL_IDLE && !fl->n && !fl->cc.ccti && !fl->cc.timer_on && !fl->tx_bytes) continue;
+        const cca_t *a = cc->per_sl ? &cc->sl_cca[(size_t)fl->node * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
+        fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes, fl->rx_bytes,
+                span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
+    }
+    out_close(&o);
+}

@@ -1,0 +1,383 @@
+#include "transport.h"
+#include "../core/util.h"
+#include "../net/link.h"
+#include "../net/policy.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void transport_service(sim_t *s, uint32_t n);
+static int transport_deliver(sim_t *s, uint32_t id);
+
+void transport_setup(sim_t *s, cfg_t *c, int needed)
+{
+    if (!needed) return;
+    transport_t *t = s->tp = xcalloc(1, sizeof *t);
+    t->node = xcalloc(s->nnodes, sizeof *t->node);
+    t->ring = xmalloc((size_t)s->nnodes * s->nvc * sizeof *t->ring);
+    memset(t->ring, 0xff, (size_t)s->nnodes * s->nvc * sizeof *t->ring);
+    t->flow_free = ICN_NIL;
+    t->queue_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
+    t->max_flows = (uint32_t)cfg_int(c, K_NIC_FLOWS);
+    t->cnp_size = (uint32_t)cfg_u64(c, K_CC_CNP_SIZE);
+    s->hooks.nic_service = transport_service;
+    s->hooks.deliver = transport_deliver;
+}
+
+void transport_free(sim_t *s)
+{
+    transport_t *t = s->tp;
+    if (!t) return;
+    for (uint32_t f = 0; f < t->nflow_cap; f++) free(t->flow[f].m);
+    for (uint32_t n = 0; n < s->nnodes; n++) { free(t->node[n].ht); free(t->node[n].cq); free(t->node[n].heap); }
+    free(t->ring);
+    free(t->flow);
+    free(t->node);
+    free(t);
+    s->tp = NULL;
+}
+
+/* ---- flow table: per node, open addressing on the destination ---- */
+
+static inline uint32_t slot_of(uint32_t dst, uint32_t cap) { return (dst * 2654435761u) & (cap - 1); }
+
+static void ht_put(transport_t *t, tnode_t *tn, uint32_t f)
+{
+    uint32_t i = slot_of(t->flow[f].dst, tn->htcap);
+    while (tn->ht[i] != ICN_NIL) i = (i + 1) & (tn->htcap - 1);
+    tn->ht[i] = f;
+}
+
+static void ht_grow(transport_t *t, tnode_t *tn)
+{
+    uint32_t *old = tn->ht, oc = tn->htcap;
+    tn->htcap = oc ? 2 * oc : 8;
+    tn->ht = xmalloc(tn->htcap * sizeof *tn->ht);
+    memset(tn->ht, 0xff, tn->htcap * sizeof *tn->ht);
+    for (uint32_t i = 0; i < oc; i++)
+        if (old[i] != ICN_NIL) ht_put(t, tn, old[i]);
+    free(old);
+}
+
+static uint32_t ht_find(const transport_t *t, const tnode_t *tn, uint32_t dst)
+{
+    if (!tn->htcap) return ICN_NIL;
+    for (uint32_t i = slot_of(dst, tn->htcap);; i = (i + 1) & (tn->htcap - 1)) {
+        uint32_t f = tn->ht[i];
+        if (f == ICN_NIL || t->flow[f].dst == dst) return f;
+    }
+}
+
+/* Remove f, then re-insert the rest of its cluster (linear probing). */
+static void ht_del(transport_t *t, tnode_t *tn, uint32_t f)
+{
+    uint32_t i = slot_of(t->flow[f].dst, tn->htcap), m = tn->htcap - 1;
+    while (tn->ht[i] != f) i = (i + 1) & m;
+    tn->ht[i] = ICN_NIL;
+    for (i = (i + 1) & m; tn->ht[i] != ICN_NIL; i = (i + 1) & m) {
+        uint32_t g = tn->ht[i];
+        tn->ht[i] = ICN_NIL;
+        ht_put(t, tn, g);
+    }
+}
+
+uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
+{
+    transport_t *t = s->tp;
+    tnode_t *tn = &t->node[n];
+    uint32_t f = ht_find(t, tn, dst);
+    if (f != ICN_NIL) return f;
+    if (t->flow_free == ICN_NIL) {
+        uint32_t old = t->nflow_cap, cap = old ? 2 * old : 1024;
+        t->flow = xrealloc(t->flow, (size_t)cap * sizeof *t->flow);
+        memset(&t->flow[old], 0, (size_t)(cap - old) * sizeof *t->flow);
+        for (uint32_t i = old; i < cap; i++) t->flow[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
+        t->flow_free = old;
+        t->nflow_cap = cap;
+    }
+    f = t->flow_free;
+    flow_t *fl = &t->flow[f];
+    t->flow_free = fl->next;
+    srcmsg_t *keep = fl->m;   /* a freed flow keeps its ring for the next one */
+    uint32_t cap = fl->cap;
+    memset(fl, 0, sizeof *fl);
+    fl->m = keep;
+    fl->cap = cap;
+    fl->node = n;
+    fl->dst = dst;
+    fl->prev = fl->next = ICN_NIL;
+    fl->vc = s->queuing->vc(s, n, dst);
+    if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(t, tn);
+    ht_put(t, tn, f);
+    tn->nflows++;
+    if (++t->flows_live > t->flows_peak) t->flows_peak = t->flows_live;
+    return f;
+}
+
+void flow_maybe_free(sim_t *s, uint32_t f)
+{
+    transport_t *t = s->tp;
+    flow_t *fl = &t->flow[f];
+    if (fl->n || fl->state != FL_IDLE || fl->cc.ccti || fl->cc.timer_on) return;
+    tnode_t *tn = &t->node[fl->node];
+    ht_del(t, tn, f);
+    tn->nflows--;
+    t->flows_live--;
+    fl->next = t->flow_free;
+    t->flow_free = f;
+}
+
+/* ---- ready flows: a ring per node and VC; throttled flows: a heap per node ---- */
+
+static void ring_add(transport_t *t, uint32_t *ring, uint32_t f)
+{
+    flow_t *fl = &t->flow[f];
+    fl->state = FL_READY;
+    if (*ring == ICN_NIL) { fl->prev = fl->next = f; *ring = f; return; }
+    flow_t *a = &t->flow[*ring];   /* before the cursor: served last in this round */
+    fl->next = *ring;
+    fl->prev = a->prev;
+    t->flow[a->prev].next = f;
+    a->prev = f;
+}
+
+static void ring_del(transport_t *t, uint32_t *ring, uint32_t f)
+{
+    flow_t *fl = &t->flow[f];
+    if (fl->next == f) *ring = ICN_NIL;
+    else {
+        t->flow[fl->prev].next = fl->next;
+        t->flow[fl->next].prev = fl->prev;
+        if (*ring == f) *ring = fl->next;
+    }
+    fl->prev = fl->next = ICN_NIL;
+    fl->state = FL_IDLE;
+}
+
+static inline int earlier(const transport_t *t, uint32_t a, uint32_t b)
+{
+    return t->flow[a].wait_until < t->flow[b].wait_until || (t->flow[a].wait_until == t->flow[b].wait_until && a < b);
+}
+
+static void heap_down(transport_t *t, tnode_t *tn, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < tn->nheap && earlier(t, tn->heap[l], tn->heap[m])) m = l;
+        if (l + 1 < tn->nheap && earlier(t, tn->heap[l + 1], tn->heap[m])) m = l + 1;
+        if (m == i) return;
+        uint32_t x = tn->heap[i]; tn->heap[i] = tn->heap[m]; tn->heap[m] = x;
+        i = m;
+    }
+}
+
+static void heap_push(transport_t *t, tnode_t *tn, uint32_t f, simtime_t until)
+{
+    if (tn->nheap == tn->heap_cap) {
+        tn->heap_cap = tn->heap_cap ? 2 * tn->heap_cap : 4;
+        tn->heap = xrealloc(tn->heap, tn->heap_cap * sizeof *tn->heap);
+    }
+    t->flow[f].wait_until = until;
+    t->flow[f].state = FL_THROTTLED;
+    uint32_t i = tn->nheap++;
+    while (i && earlier(t, f, tn->heap[(i - 1) / 2])) { tn->heap[i] = tn->heap[(i - 1) / 2]; i = (i - 1) / 2; }
+    tn->heap[i] = f;
+}
+
+static uint32_t heap_pop(transport_t *t, tnode_t *tn)
+{
+    uint32_t f = tn->heap[0];
+    tn->heap[0] = tn->heap[--tn->nheap];
+    heap_down(t, tn, 0);
+    t->flow[f].state = FL_IDLE;
+    return f;
+}
+
+/* A flow with messages goes on its VC's ring, or into the heap until its
+ * congestion control lets it send. */
+static void schedule(sim_t *s, uint32_t f)
+{
+    transport_t *t = s->tp;
+    flow_t *fl = &t->flow[f];
+    simtime_t go = t->cc ? t->cc->ready(s, f) : 0;
+    if (go > s->now) heap_push(t, &t->node[fl->node], f, go);
+    else ring_add(t, &t->ring[(size_t)fl->node * s->nvc + fl->vc], f);
+}
+
+void transport_rekey(sim_t *s, uint32_t n)
+{
+    transport_t *t = s->tp;
+    tnode_t *tn = &t->node[n];
+    for (uint32_t i = 0; i < tn->nheap; i++) t->flow[tn->heap[i]].wait_until = t->cc->ready(s, tn->heap[i]);
+    for (uint32_t i = tn->nheap / 2; i-- > 0;) heap_down(t, tn, i);
+}
+
+/* Messages generated up to now move into their flows' send queues. */
+static void pull(sim_t *s, uint32_t n)
+{
+    nic_t *c = &s->nic[n];
+    transport_t *t = s->tp;
+    tnode_t *tn = &t->node[n];
+    for (;;) {
+        if (!tn->held.left) {
+            if (c->next_gen > s->now || c->next_gen >= s->end) return;
+            nic_take_message(s, n);
+            tn->held = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id };
+            c->msg_left = 0;
+        }
+        uint32_t f = ht_find(t, tn, tn->held.dst);
+        if (f == ICN_NIL) {
+            if (tn->nflows >= t->max_flows) return;   /* waits for a flow to end */
+            f = flow_get(s, n, tn->held.dst);
+        }
+        flow_t *fl = &t->flow[f];
+        srcmsg_t msg = tn->held;
+        tn->held.left = 0;
+        if (t->queue_limit && fl->n >= t->queue_limit) {
+            s->st.src_drops += (msg.left + s->mtu - 1) / s->mtu;
+            if (msg.msg != ICN_NIL) { s->msg_left[msg.msg] = s->msg_free; s->msg_free = msg.msg; }
+            flow_maybe_free(s, f);
+            continue;
+        }
+        if (fl->n == fl->cap) {
+            uint32_t cap = fl->cap ? 2 * fl->cap : 4;
+            srcmsg_t *m = xmalloc(cap * sizeof *m);
+            for (uint32_t k = 0; k < fl->n; k++) m[k] = fl->m[(fl->head + k) % fl->cap];
+            free(fl->m);
+            fl->m = m;
+            fl->head = 0;
+            fl->cap = cap;
+        }
+        fl->m[(fl->head + fl->n++) % fl->cap] = msg;
+        if (fl->n == 1) schedule(s, f);
+    }
+}
+
+static inline int room(const sim_t *s, const nic_t *c, uint32_t vc, uint32_t size)
+{
+    return s->credits[c->port * s->nvc + vc] >= (int32_t)occ_bytes(s, size);
+}
+
+static void wake_at(sim_t *s, nic_t *c, uint32_t n, simtime_t t)
+{
+    if (t >= s->end || c->wake_at == t) return;
+    c->wake_at = t;
+    evq_push(&s->evq, t, EV_NIC_WAKE, n, 0);
+}
+
+static uint32_t new_packet(sim_t *s, uint32_t n)
+{
+    uint32_t id = pkt_alloc(s);
+    packet_t *p = &s->pkt[id];
+    memset(p, 0, sizeof *p);
+    p->src = n;
+    p->msg = ICN_NIL;
+    p->flow = ICN_NIL;
+    s->ptime[id] = (pkt_times_t){ s->now, s->now };
+    return id;
+}
+
+/* A control packet leaves node n, if its VC has room. */
+static int send_ctrl(sim_t *s, uint32_t n)
+{
+    transport_t *t = s->tp;
+    tnode_t *tn = &t->node[n];
+    nic_t *c = &s->nic[n];
+    ctrl_t *k = &tn->cq[tn->cq_head];
+    if (!room(s, c, k->vc, t->cnp_size)) return 0;
+    uint32_t id = new_packet(s, n);
+    packet_t *p = &s->pkt[id];
+    p->dst = k->dst;
+    p->size = t->cnp_size;
+    p->kind = k->kind;
+    p->flags = k->flags;
+    p->vc = p->out_vc = p->sl = k->vc;
+    tn->cq_head = tn->cq_head + 1 == tn->cq_cap ? 0 : tn->cq_head + 1;
+    tn->cq_n--;
+    t->ctrl_inj++;
+    if (p->kind == PK_CNP) t->cnp_sent++;
+    c->busy = 1;
+    link_send(s, c->port, id);
+    return 1;
+}
+
+static void transport_service(sim_t *s, uint32_t n)
+{
+    nic_t *c = &s->nic[n];
+    transport_t *t = s->tp;
+    tnode_t *tn = &t->node[n];
+    pull(s, n);
+    while (tn->nheap && t->flow[tn->heap[0]].wait_until <= s->now) schedule(s, heap_pop(t, tn));
+    if (c->busy) return;   /* the end of the transmission serves the node again */
+    if (tn->cq_n && send_ctrl(s, n)) return;
+    uint32_t nvc = s->nvc, *rings = &t->ring[(size_t)n * nvc];
+    for (uint32_t k = 0, v = tn->vc_rr; k < nvc; k++, v = v + 1 == nvc ? 0 : v + 1) {
+        uint32_t f = rings[v];
+        if (f == ICN_NIL) continue;
+        flow_t *fl = &t->flow[f];
+        srcmsg_t *m = &fl->m[fl->head];
+        uint32_t size = next_pkt_size(s, m->left);
+        if (!room(s, c, v, size)) continue;   /* a credit will serve the node */
+        c->msg_gen = m->gen;
+        c->msg_dst = m->dst;
+        c->msg_id = m->msg;
+        c->msg_left = m->left;
+        uint32_t id = nic_make_packet(s, n, size, fl->vc);
+        s->pkt[id].flow = f;
+        s->pkt[id].sl = fl->vc;
+        fl->tx_bytes += size;
+        m->left = c->msg_left;
+        c->msg_left = 0;
+        if (!m->left) {
+            fl->head = fl->head + 1 == fl->cap ? 0 : fl->head + 1;
+            fl->n--;
+        }
+        if (t->cc) t->cc->sent(s, f, size);
+        rings[v] = fl->next;   /* round-robin among the VC's flows */
+        ring_del(t, &rings[v], f);
+        if (fl->n) schedule(s, f);
+        else flow_maybe_free(s, f);
+        tn->vc_rr = v + 1 == nvc ? 0 : v + 1;
+        c->busy = 1;
+        link_send(s, c->port, id);
+        return;
+    }
+    /* Nothing could go: wake when something may. A message held for want of
+     * a flow waits for a flow to end, which serves the node anyway. */
+    simtime_t soonest = tn->held.left ? SIMTIME_MAX : c->next_gen;
+    if (tn->nheap && t->flow[tn->heap[0]].wait_until < soonest) soonest = t->flow[tn->heap[0]].wait_until;
+    if (soonest != SIMTIME_MAX && soonest > s->now) wake_at(s, c, n, soonest);
+}
+
+static int transport_deliver(sim_t *s, uint32_t id)
+{
+    transport_t *t = s->tp;
+    packet_t *p = &s->pkt[id];
+    if (p->kind != PK_DATA) {
+        t->ctrl_del++;
+        if (p->kind == PK_CNP) {
+            t->cnp_delivered++;
+            if (t->cc) t->cc->becn(s, p->dst, p->src, p->sl);
+        }
+        pkt_release(s, id);
+        return 1;
+    }
+    if (p->flow != ICN_NIL && s->now >= s->warmup && s->now < s->stop) {
+        flow_t *fl = &t->flow[p->flow];   /* unless that flow ended and its id went to another */
+        if (fl->node == p->src && fl->dst == p->dst) fl->rx_bytes += p->size;
+    }
+    if (p->flags & PKT_FECN) {   /* return a BECN in a CNP, on the VC the packet came on */
+        tnode_t *tn = &t->node[p->dst];
+        if (tn->cq_n == tn->cq_cap) {
+            uint32_t cap = tn->cq_cap ? 2 * tn->cq_cap : 4;
+            ctrl_t *q = xmalloc(cap * sizeof *q);
+            for (uint32_t k = 0; k < tn->cq_n; k++) q[k] = tn->cq[(tn->cq_head + k) % tn->cq_cap];
+            free(tn->cq);
+            tn->cq = q;
+            tn->cq_head = 0;
+            tn->cq_cap = cap;
+        }
+        tn->cq[(tn->cq_head + tn->cq_n++) % tn->cq_cap] = (ctrl_t){ p->src, PK_CNP, p->sl, PKT_BECN, 0 };
+        sim_touch_nic(s, p->dst);
+    }
+    return 0;
+}

@@ -1,0 +1,101 @@
+/* The transport at the end nodes: flows (queue pairs) with one send queue
+ * each, and control packets (CNPs) that travel like data.
+ *
+ * A flow is (source, destination): the state an InfiniBand HCA keeps per
+ * connected QP. Messages generated at a node are moved, in generation order,
+ * into the send queue of their flow; the injection link serves the flows
+ * round-robin among those whose head may go (credits for it downstream, and
+ * its congestion-control delay elapsed), so a throttled flow never blocks
+ * the others. Flows are created when a message or a congestion notification
+ * first needs one and freed when their queue is empty and their congestion
+ * state is at rest, so memory follows the active flows, not N x N. A node
+ * keeps at most nic.flows of them (an HCA's send scheduler is finite too):
+ * a message for a new destination beyond that waits, with those generated
+ * after it, in the node's (virtual, free) source queue until a flow ends.
+ * Memory is thus bounded by nodes x nic.flows x nic.queue_limit messages.
+ *
+ * Control packets are packets: they take the VC of the packet they answer,
+ * the destination's injection link (ahead of its data), credits and link
+ * time at every hop, and can be delayed by congestion. */
+#ifndef ICN_TRANSPORT_H
+#define ICN_TRANSPORT_H
+#include "../net/model.h"
+#include "../cli/config.h"
+
+/* Congestion-control state of a source (per flow, or per node and SL):
+ * the CCT index, whether its timer runs, and when its next packet may start. */
+typedef struct cca {
+    simtime_t ready;          /* earliest start of the next packet (IRD spacing) */
+    uint16_t ccti;
+    uint8_t timer_on;
+    uint8_t pad_;
+    uint32_t becns;           /* BECNs received */
+} cca_t;
+
+typedef struct flow {
+    uint32_t node, dst;
+    uint32_t prev, next;      /* ring of ready flows of its node and VC (ICN_NIL: not on it) */
+    simtime_t wait_until;     /* throttled: the key in its node's heap */
+    uint8_t state;            /* FL_IDLE (no message), FL_READY (on a ring), FL_THROTTLED (in the heap) */
+    srcmsg_t *m;              /* send queue: ring of messages */
+    uint32_t head, n, cap;
+    uint8_t vc;               /* the VC (and SL) the queuing scheme gives the flow at injection */
+    cca_t cc;                 /* used when congestion control is per flow */
+    uint64_t tx_bytes, rx_bytes;   /* sent, and delivered in the measurement window */
+} flow_t;
+
+/* A control packet waiting at a node for its injection link. */
+typedef struct ctrl { uint32_t dst; uint8_t kind, vc, flags, pad_; } ctrl_t;
+
+enum { FL_IDLE, FL_READY, FL_THROTTLED };
+
+typedef struct tnode {
+    uint32_t *ht;             /* open-addressing table of flow ids, keyed by destination */
+    uint32_t htcap, nflows;
+    uint32_t *heap;           /* throttled flows with messages, earliest wait_until first */
+    uint32_t nheap, heap_cap;
+    uint32_t vc_rr;           /* round-robin among the VCs with ready flows */
+    ctrl_t *cq;               /* control packets to send, FIFO ring */
+    uint32_t cq_head, cq_n, cq_cap;
+    srcmsg_t held;            /* the next message, waiting for a flow (held.left = 0: none) */
+} tnode_t;
+
+/* The congestion control a transport's sources obey (src/cc/ sets it). */
+typedef struct tp_cc {
+    /* earliest start of flow f's next packet */
+    simtime_t (*ready)(struct sim *s, uint32_t f);
+    /* flow f started a packet of `bytes` now */
+    void (*sent)(struct sim *s, uint32_t f, uint32_t bytes);
+    /* a BECN reached node n for its traffic to dst on SL sl */
+    void (*becn)(struct sim *s, uint32_t n, uint32_t dst, uint8_t sl);
+} tp_cc_t;
+
+typedef struct transport {
+    flow_t *flow;             /* pool; ids are stable, freed ids are chained through flow.next */
+    uint32_t nflow_cap, flow_free, flows_live, flows_peak;
+    tnode_t *node;            /* [nnodes] */
+    uint32_t *ring;           /* [node * nvc + vc]: a ready flow of that ring (the next to serve), or ICN_NIL */
+    uint32_t queue_limit;     /* messages a send queue holds (0 = unbounded) */
+    uint32_t max_flows;       /* flows a node keeps at once (nic.flows) */
+    uint32_t cnp_size;        /* bytes of a CNP on the wire */
+    uint64_t cnp_sent, cnp_delivered, ctrl_inj, ctrl_del;
+    const tp_cc_t *cc;        /* NULL: sources are never throttled */
+} transport_t;
+
+/* Set-up (s->tp stays NULL when no mechanism needs flows) and teardown. */
+void transport_setup(sim_t *s, cfg_t *c, int needed);
+void transport_free(sim_t *s);
+/* Installed as the network's NIC hooks (net_hooks_t): the NIC's service
+ * (control packets first, then the next flow round-robin whose head may go),
+ * and delivery, where control packets are consumed (returns 1) and a data
+ * packet with FECN set makes the destination queue a CNP back to its source
+ * (returns 0: delivered as data). */
+/* The flow of node n to dst, created if absent. */
+uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst);
+/* Release flow f if it holds nothing (no message, congestion state at rest). */
+void flow_maybe_free(sim_t *s, uint32_t f);
+/* The congestion state of node n's flows changed so that throttled ones may
+ * go sooner: recompute their wake-up times. */
+void transport_rekey(sim_t *s, uint32_t n);
+
+#endif

@@ -1,0 +1,230 @@
+/* IBA congestion control: the analytic checks of the anchors note (section
+ * 1.8) and the contributor/victim scenario, on one switch. */
+#include "test.h"
+#include "util.h"
+#include "../src/net/policy.h"
+#include "../src/cc/cc.h"
+#include "../src/cc/cct.h"
+#include "../src/transport/transport.h"
+#include "../src/core/util.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One 8-port switch (RLFT, K = 4, T = 1), 100 Gbps, 4 KB packets. */
+static const char *one_switch =
+    "load = 1.0\nseed = 3\n[time]\nwarmup = 2ms\nmeasure = 3ms\ninterval = 100us\n"
+    "[topology]\ntype = rlft\nk = 4\nstages = 1\n[link]\nbandwidth = 100Gbps\ndelay = 20ns\n"
+    "[switch]\nbuffer = 32KB\n[nic]\nbuffer = 32KB\n";
+
+enum { HOT = 7, VICTIM = 6, NCONTRIB = 4 };
+
+/* Nodes 0..3 send to the hot-spot; node 0 sends 3 of every 4 messages to
+ * the victim's destination instead, through the same input link: its flow
+ * to the hot-spot offers exactly the fair share 1/N, the victim flow the
+ * rest of the link, 1 - 1/N. */
+static uint32_t contrib_dst(const sim_t *s, uint32_t src, rng_t *r)
+{
+    (void)s;
+    if (src >= NCONTRIB) return ICN_NIL;
+    if (src == 0 && rng_below(r, 4)) return VICTIM;
+    return HOT;
+}
+static const pattern_ops contrib = { "contrib", "test only", NULL, contrib_dst };
+
+static void use_contrib(sim_t *s)
+{
+    s->pattern = &contrib;
+    for (uint32_t n = NCONTRIB; n < s->nnodes; n++) { s->nic[n].silent = 1; s->nic[n].next_gen = SIMTIME_MAX; }
+}
+
+/* Throughput (fraction of a link) delivered to node d in the window. */
+static double rx(const sim_t *s, uint32_t d)
+{
+    return (double)s->nic[d].rx_bytes * 8.0 / (s->link_bps * (double)(s->stop - s->warmup) * 1e-12);
+}
+
+static void run_contrib(const char *const *sets, double *victim, double *hot, double *contrib_share, sim_t *keep)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, sets);
+    use_contrib(&s);
+    CHECK(sim_run(&s) == 0, "run failed");
+    CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
+    *victim = rx(&s, VICTIM);
+    *hot = rx(&s, HOT);
+    double mn = 1, mx = 0;   /* per-contributor share of the hot-spot, nodes 1..3 */
+    if (s.tp)
+        for (uint32_t f = 0; f < s.tp->nflow_cap; f++) {
+            const flow_t *fl = &s.tp->flow[f];
+            if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
+            double x = (double)fl->rx_bytes * 8.0 / (s.link_bps * (double)(s.stop - s.warmup) * 1e-12);
+            if (x < mn) mn = x;
+            if (x > mx) mx = x;
+        }
+    *contrib_share = s.tp ? mn : 0;
+    if (keep) *keep = s;
+    else { sim_free(&s); }
+    cfg_free(&c);
+}
+
+TEST(cc_victim_recovers_contributors_share_fairly)
+{
+    double v0, h0, share, v, h;
+    /* without CC the victim waits behind its input's hot-spot packets */
+    run_contrib(NULL, &v0, &h0, &share, NULL);
+    printf("       no CC: victim %.3f of its offered 1 - 1/N = %.3f, hot-spot %.3f\n", v0, 1 - 1.0 / NCONTRIB, h0);
+    CHECK(v0 < 0.8 * (1 - 1.0 / NCONTRIB), "victim %.3f without CC: not held back by HoL blocking", v0);
+    CHECK(h0 > 0.95, "hot-spot output not saturated: %.3f", h0);
+    /* with CC the contributors are throttled and the victim gets nearly its 1 - 1/N */
+    run_contrib((const char *[]){ "cc.mode=iba", NULL }, &v, &h, &share, NULL);
+    printf("       IBA CC (opa): victim %.3f, hot-spot %.3f, slowest contributor %.3f (fair share %.3f)\n", v, h, share,
+           1.0 / NCONTRIB);
+    CHECK(v > 0.85 * (1 - 1.0 / NCONTRIB) && v > v0 + 0.1, "victim %.3f with CC (%.3f without), expected about 1 - 1/N = %.3f",
+          v, v0, 1 - 1.0 / NCONTRIB);
+    CHECK(h > 0.5, "CC collapses the hot-spot: %.3f", h);
+    CHECK(share > 0.2 / NCONTRIB, "a contributor starved: %.3f, fair share %.3f", share, 1.0 / NCONTRIB);
+}
+
+/* CCTI balance: while a source stays throttled, BECNs x CCTI_Increase
+ * offset one decrement per CCTI_Timer (note section 1.8, item 2). The
+ * contributors' final indices are printed; they move by CCTI_Increase per
+ * BECN, so no single value is asserted. */
+TEST(cc_becn_rate_balances_the_timer)
+{
+    double v, h, share;
+    sim_t s;
+    run_contrib((const char *[]){ "cc.mode=iba", NULL }, &v, &h, &share, &s);
+    simtime_t T = s.now;
+    for (uint32_t f = 0; f < s.tp->nflow_cap; f++) {
+        const flow_t *fl = &s.tp->flow[f];
+        if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
+        double inc = (double)fl->cc.becns * s.cc->increase, dec = (double)T / (double)s.cc->timer;
+        printf("       contributor %u: %u BECNs x %u = %.0f against %.0f timer periods; final CCTI %u\n", fl->node,
+               fl->cc.becns, s.cc->increase, inc, dec, fl->cc.ccti);
+        CHECK(inc > 0.8 * dec && inc < 1.2 * dec + s.cc->ccti_limit, "BECN rate x increase %.0f, timer periods %.0f", inc, dec);
+    }
+    sim_free(&s);
+}
+
+/* The CCT shapes against the anchors note's table (section 1.7): IRD at the
+ * last index, in units of Tp. */
+TEST(cc_tables_match_their_definitions)
+{
+    static const struct { const char *cct; double last; } want[] = {
+        { "simula-llnl", 3.0 }, { "simula-optimal", 5.75 }, { "mellanox-default", 57 }, { "mellanox-llnl", 30 },
+    };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(want); i++) {
+        char set[64];
+        snprintf(set, sizeof set, "cc.cct=%s", want[i].cct);
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", set, NULL });
+        double last = (double)s.cc->ird[127] / (double)s.cc->tp;
+        CHECK_NEAR(last, want[i].last, 0.02 * want[i].last, want[i].cct);
+        CHECK(s.cc->ird[0] == 0, "%s: CCT[0] is not 0", want[i].cct);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", NULL });   /* linear to 8300 ns */
+    CHECK_NEAR(s.cc->ird[127] / 1e3, 8300, 8300 * 0.01, "linear IRD at 127 (ns)");
+    CHECK_NEAR(s.cc->ird[64] / 1e3, 8300 * 64 / 127.0, 60, "linear IRD at 64 (ns)");
+    /* the floor: a flow at the last index keeps Tp / (Tp + IRD) of the link */
+    double floor_rate = (double)s.cc->tp / (double)(s.cc->tp + s.cc->ird[127]);
+    CHECK_NEAR(floor_rate, 0.038, 0.003, "rate kept at CCTI_Limit, linear table");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Recovery: from CCTI_Limit with no further BECN the index falls by one per
+ * CCTI_Timer and reaches 0 after Limit x Timer. */
+TEST(cc_recovery_takes_limit_times_timer)
+{
+    const char *ini = "load = 0\n[time]\nwarmup = 0\nmeasure = 1ms\n[topology]\ntype = rlft\nk = 4\nstages = 1\n";
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", NULL });
+    for (int i = 0; i < 30; i++) cc_becn(&s, 0, 1, 0);   /* 30 x 5 capped at 127 */
+    uint32_t f = flow_get(&s, 0, 1);
+    CHECK(s.tp->flow[f].cc.ccti == 127, "CCTI %u after 30 BECNs, want the limit 127", s.tp->flow[f].cc.ccti);
+    simtime_t full = 127 * s.cc->timer;   /* 1.30 ms */
+    s.end = s.stop = full - s.cc->timer / 2;
+    sim_run(&s);
+    CHECK(s.tp->flow[f].cc.ccti == 1, "CCTI %u just before Limit x Timer, want 1", s.tp->flow[f].cc.ccti);
+    sim_drain(&s, s.cc->timer);
+    CHECK(s.tp->flow[f].cc.ccti == 0, "CCTI %u after Limit x Timer, want 0", s.tp->flow[f].cc.ccti);
+    CHECK(s.tp->flows_live == 0, "a flow at rest was not freed (%u live)", s.tp->flows_live);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Control packets are real packets: CNPs cross the network and are counted
+ * by the invariants; the run is deterministic and drains. */
+TEST(cc_cnps_travel_and_runs_repeat)
+{
+    const char *ini = "load = 0.9\nseed = 5\n[time]\nwarmup = 50us\nmeasure = 300us\n[topology]\nk = 4\nstages = 2\n"
+                      "[traffic]\nscenario = hs25-1\n";
+    result_t a, b;
+    tsim_run_checked(ini, (const char *[]){ "cc.mode=iba", NULL }, &a);
+    tsim_run_checked(ini, (const char *[]){ "cc.mode=iba", NULL }, &b);
+    CHECK(!memcmp(&a, &b, sizeof a), "two runs with the same seed differ");
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "check.invariants=yes", "check.every=500", NULL });
+    CHECK(sim_run(&s) == 0, "run with invariant checks failed");
+    CHECK(s.tp->cnp_sent > 0 && s.cc->marked >= s.tp->cnp_sent && s.tp->cnp_delivered <= s.tp->cnp_sent,
+          "marked %llu, CNPs sent %llu, delivered %llu", (unsigned long long)s.cc->marked,
+          (unsigned long long)s.tp->cnp_sent, (unsigned long long)s.tp->cnp_delivered);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+static const char *bin(void)
+{
+    const char *b = getenv("ICNSIM");
+    return b ? b : "./icnsim";
+}
+
+/* Bad input: a clear error naming the key or the file and line, exit 2. */
+TEST(cc_bad_input_is_refused)
+{
+    char cmd[1024], out[4096];
+    static const struct { const char *args, *needle; } bad[] = {
+        { "-s cc.mode=iba -s cc.threshold=16", "cc.threshold" },
+        { "-s cc.threshold=4", "no effect" },
+        { "-s cc.mode=iba -s cc.preset=fast", "cc.preset" },
+        { "-s cc.mode=iba -s cc.cct=cubic", "cc.cct" },
+        { "-s cc.mode=iba -s cc.ccti_min=200 -s cc.ccti_limit=100", "cc.ccti_min" },
+        { "-s cc.mode=iba -s cc.cct=file", "cc.cct_file" },
+        { "-s cc.mode=iba -s cc.max_delay=1us -s cc.cct=simula-llnl", "cc.max_delay" },
+        { "-s cc.mode=iba -s routing.when=head", "routing.when" },
+        { "-s cc.mode=iba -s queuing.scheme=voqnet", "VOQnet" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us %s", bin(), bad[i].args);
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 2 && strstr(out, bad[i].needle), "'%s': status %d: %s", bad[i].args, rc, out);
+    }
+    /* CCT files: empty, non-monotonic, malformed, too short */
+    static const struct { const char *text, *needle; } files[] = {
+        { "# nothing\n", "no entries" },
+        { "0 0\n3 8\n3 4\n", "shorter delay" },
+        { "0 0\n3 eight\n", ":2: expected" },
+        { "0 0\n0 1\n", "needs 128" },
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        FILE *f = fopen("/tmp/icnsim-cct.txt", "w");
+        if (!f) abort();
+        fputs(files[i].text, f);
+        if (i == 1) for (int k = 0; k < 130; k++) fputs("3 4\n", f);   /* long enough, decreasing at entry 2 */
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us -s cc.mode=iba -s cc.cct=file "
+                 "-s cc.cct_file=/tmp/icnsim-cct.txt", bin());
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 2 && strstr(out, files[i].needle) && strstr(out, "/tmp/icnsim-cct.txt"), "CCT file %zu: status %d: %s", i, rc, out);
+    }
+    unlink("/tmp/icnsim-cct.txt");
+}
