@@ -26,6 +26,9 @@ row seed002-hs10-1-dmodk-432   experiments/seed002/hs10-1-dmodk-432.ini
 # Multi-VC cases of Tables 2/3: vFtree, restricted adaptive routing, with and without VOQs.
 row seed002-hs10-1-vftree-2th-11664     experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3
 row seed002-hs10-1-vftree-2th-voq-11664 experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3 -s switch.voq=true
+# IBA congestion control (opa preset) on the same 11664-node HS10-1 case, in one run
+# with the case above: its cost per packet-hop (flows, CNPs, marking, timers).
+row seed002-hs10-1-dmodk-11664-cc-iba experiments/seed002/hs10-1-dmodk.ini -s cc.mode=iba
 # Scaling: uniform traffic at 60 % load, 200 us after a 50 us warm-up, on
 # growing 3-stage RLFTs. Cost per simulated packet-hop should stay flat.
 for k in 6 12 18; do

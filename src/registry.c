@@ -1,6 +1,7 @@
 /* The registry: every pluggable policy, by name. Add a line here when you add
  * a policy file. */
 #include "net/policy.h"
+#include "cc/cc.h"
 #include <string.h>
 
 extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh;
@@ -65,4 +66,5 @@ void registry_list(FILE *f)
     list(f, "injection processes", "traffic.process", (const void *const *)processes);
     list(f, "traffic patterns", "traffic.pattern", (const void *const *)patterns);
     list(f, "hot-spot scenarios", "traffic.scenario", (const void *const *)scenarios);
+    cc_list(f);
 }

@@ -121,7 +121,8 @@ TEST(cli_help_list_and_keys_tell_the_truth)
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "--list failed");
     static const char *names[] = { "rlft", "kary-ntree", "dmodk", "1q", "dbbm", "islip", "rr", "bernoulli", "poisson",
                                    "uniform", "bitrev", "bitcomp", "transpose", "shuffle", "butterfly", "tornado", "shift",
-                                   "hs10-1", "hs25-1", "hs10-4", "hs25-4", "ihs", NULL };
+                                   "hs10-1", "hs25-1", "hs10-4", "hs25-4", "ihs",
+                                   "iba", "opa", "simula-llnl", "mellanox-default", NULL };
     for (int i = 0; names[i]; i++) CHECK(strstr(out, names[i]), "--list lacks %s", names[i]);
     snprintf(cmd, sizeof cmd, "%s --help", bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "sweep") && strstr(out, "-s key=value"), "--help: %s", out);

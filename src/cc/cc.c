@@ -9,18 +9,31 @@
 
 /* Preset values for the keys a configuration leaves unset. */
 typedef struct preset {
-    const char *name;
+    const char *name, *desc;
     int threshold, marking_rate, packet_size, victim, per_sl, increase, timer, min, limit;
     const char *cct;
 } preset_t;
 
 static const preset_t presets[] = {
     /* OPA fabric manager template (opafm_src.xml): the anchors note, section 1.6 */
-    { "opa", 8, 0, 0, 1, 0, 5, 10, 0, 127, "linear" },
+    { "opa", "OPA fabric manager template: Threshold 8, CCTI_Increase 5, CCTI_Timer 10, linear CCT to 8.3 us, per flow",
+      8, 0, 0, 1, 0, 5, 10, 0, 127, "linear" },
     /* LLNL hardware study (ib-cc-tools-llnl): Threshold 0xf, Marking_Rate 0xf,
      * Packet_Size 1, SL-based, Increase 1, Timer 150, the simula_llnl table */
-    { "simula-llnl", 15, 15, 1, 1, 1, 1, 150, 0, 127, "simula-llnl" },
+    { "simula-llnl", "LLNL hardware study: Threshold 15, Marking_Rate 15, CCTI_Increase 1, CCTI_Timer 150, quadratic CCT, per SL",
+      15, 15, 1, 1, 1, 1, 150, 0, 127, "simula-llnl" },
 };
+
+void cc_list(FILE *f)
+{
+    fprintf(f, "congestion control (cc.mode):\n  %-12s %s\n  %-12s %s\n", "off", "none",
+            "iba", "InfiniBand Annex A10: FECN marking, CNPs, CCT throttling at the sources (docs/INFINIBAND-CC.md)");
+    fprintf(f, "IBA CC presets (cc.preset):\n");
+    for (size_t i = 0; i < ICN_ARRAY_LEN(presets); i++) fprintf(f, "  %-12s %s\n", presets[i].name, presets[i].desc);
+    fprintf(f, "IBA CC tables (cc.cct):\n  %-12s %s\n", "linear", "IRD_i = i / limit x cc.max_delay (OPA fabric manager)");
+    cct_list(f);
+    fprintf(f, "  %-12s %s\n", "file", "from cc.cct_file");
+}
 
 static int64_t key_or(cfg_t *c, key_id k, int64_t preset)
 {

@@ -60,6 +60,8 @@ typedef struct cc {
 } cc_t;
 
 void cc_setup(sim_t *s, cfg_t *c);
+/* The modes, presets and CCT shapes, for `icnsim --list`. */
+void cc_list(FILE *f);
 void cc_free(sim_t *s);
 
 /* Give the transport's sources this congestion control (after transport_setup). */

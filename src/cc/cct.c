@@ -18,6 +18,13 @@ static const cct_quad_t quads[] = {
     { "mellanox-llnl", 0, 95, 0.408 },
 };
 
+void cct_list(FILE *f)
+{
+    for (size_t i = 0; i < ICN_ARRAY_LEN(quads); i++)
+        fprintf(f, "  %-12s quadratic (LLNL scripts): shift %u, multiplier = floor(i^2 x 7 / %.0f^2 / %g)\n", quads[i].name,
+                quads[i].shift, quads[i].a, quads[i].b);
+}
+
 static uint16_t entry(unsigned shift, uint32_t mult) { return (uint16_t)(shift << 14 | (mult > 0x3fff ? 0x3fff : mult)); }
 
 /* Linear to max_delay at the limit: the largest shift (finest step) whose
