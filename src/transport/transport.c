@@ -40,43 +40,42 @@ void transport_free(sim_t *s)
 
 static inline uint32_t slot_of(uint32_t dst, uint32_t cap) { return (dst * 2654435761u) & (cap - 1); }
 
-static void ht_put(transport_t *t, tnode_t *tn, uint32_t f)
+static void ht_put(tnode_t *tn, uint32_t dst, uint32_t f)
 {
-    uint32_t i = slot_of(t->flow[f].dst, tn->htcap);
-    while (tn->ht[i] != ICN_NIL) i = (i + 1) & (tn->htcap - 1);
-    tn->ht[i] = f;
+    uint32_t i = slot_of(dst, tn->htcap);
+    while (tn->ht[i].f != ICN_NIL) i = (i + 1) & (tn->htcap - 1);
+    tn->ht[i] = (htent_t){ dst, f };
 }
 
-static void ht_grow(transport_t *t, tnode_t *tn)
+static void ht_grow(tnode_t *tn)
 {
-    uint32_t *old = tn->ht, oc = tn->htcap;
+    htent_t *old = tn->ht;
+    uint32_t oc = tn->htcap;
     tn->htcap = oc ? 2 * oc : 8;
     tn->ht = xmalloc(tn->htcap * sizeof *tn->ht);
     memset(tn->ht, 0xff, tn->htcap * sizeof *tn->ht);
     for (uint32_t i = 0; i < oc; i++)
-        if (old[i] != ICN_NIL) ht_put(t, tn, old[i]);
+        if (old[i].f != ICN_NIL) ht_put(tn, old[i].dst, old[i].f);
     free(old);
 }
 
-static uint32_t ht_find(const transport_t *t, const tnode_t *tn, uint32_t dst)
+static uint32_t ht_find(const tnode_t *tn, uint32_t dst)
 {
     if (!tn->htcap) return ICN_NIL;
-    for (uint32_t i = slot_of(dst, tn->htcap);; i = (i + 1) & (tn->htcap - 1)) {
-        uint32_t f = tn->ht[i];
-        if (f == ICN_NIL || t->flow[f].dst == dst) return f;
-    }
+    for (uint32_t i = slot_of(dst, tn->htcap);; i = (i + 1) & (tn->htcap - 1))
+        if (tn->ht[i].f == ICN_NIL || tn->ht[i].dst == dst) return tn->ht[i].f;
 }
 
-/* Remove f, then re-insert the rest of its cluster (linear probing). */
-static void ht_del(transport_t *t, tnode_t *tn, uint32_t f)
+/* Remove dst, then re-insert the rest of its cluster (linear probing). */
+static void ht_del(tnode_t *tn, uint32_t dst)
 {
-    uint32_t i = slot_of(t->flow[f].dst, tn->htcap), m = tn->htcap - 1;
-    while (tn->ht[i] != f) i = (i + 1) & m;
-    tn->ht[i] = ICN_NIL;
-    for (i = (i + 1) & m; tn->ht[i] != ICN_NIL; i = (i + 1) & m) {
-        uint32_t g = tn->ht[i];
-        tn->ht[i] = ICN_NIL;
-        ht_put(t, tn, g);
+    uint32_t i = slot_of(dst, tn->htcap), m = tn->htcap - 1;
+    while (tn->ht[i].dst != dst || tn->ht[i].f == ICN_NIL) i = (i + 1) & m;
+    tn->ht[i].f = ICN_NIL;
+    for (i = (i + 1) & m; tn->ht[i].f != ICN_NIL; i = (i + 1) & m) {
+        htent_t e = tn->ht[i];
+        tn->ht[i].f = ICN_NIL;
+        ht_put(tn, e.dst, e.f);
     }
 }
 
@@ -84,7 +83,7 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
 {
     transport_t *t = s->tp;
     tnode_t *tn = &t->node[n];
-    uint32_t f = ht_find(t, tn, dst);
+    uint32_t f = ht_find(tn, dst);
     if (f != ICN_NIL) return f;
     if (t->flow_free == ICN_NIL) {
         uint32_t old = t->nflow_cap, cap = old ? 2 * old : 1024;
@@ -106,8 +105,8 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     fl->dst = dst;
     fl->prev = fl->next = ICN_NIL;
     fl->vc = s->queuing->vc(s, n, dst);
-    if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(t, tn);
-    ht_put(t, tn, f);
+    if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(tn);
+    ht_put(tn, dst, f);
     tn->nflows++;
     if (++t->flows_live > t->flows_peak) t->flows_peak = t->flows_live;
     return f;
@@ -119,7 +118,7 @@ void flow_maybe_free(sim_t *s, uint32_t f)
     flow_t *fl = &t->flow[f];
     if (fl->n || fl->state != FL_IDLE || fl->cc.ccti || fl->cc.timer_on) return;
     tnode_t *tn = &t->node[fl->node];
-    ht_del(t, tn, f);
+    ht_del(tn, fl->dst);
     tn->nflows--;
     t->flows_live--;
     fl->next = t->flow_free;
@@ -224,7 +223,7 @@ static void pull(sim_t *s, uint32_t n)
             tn->held = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id };
             c->msg_left = 0;
         }
-        uint32_t f = ht_find(t, tn, tn->held.dst);
+        uint32_t f = ht_find(tn, tn->held.dst);
         if (f == ICN_NIL) {
             if (tn->nflows >= t->max_flows) return;   /* waits for a flow to end */
             f = flow_get(s, n, tn->held.dst);

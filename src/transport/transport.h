@@ -49,8 +49,12 @@ typedef struct ctrl { uint32_t dst; uint8_t kind, vc, flags, pad_; } ctrl_t;
 
 enum { FL_IDLE, FL_READY, FL_THROTTLED };
 
+/* A flow-table slot: the key is kept beside the id, so a look-up never
+ * touches the (scattered) flow records. */
+typedef struct htent { uint32_t dst, f; } htent_t;
+
 typedef struct tnode {
-    uint32_t *ht;             /* open-addressing table of flow ids, keyed by destination */
+    htent_t *ht;              /* open-addressing table of flows, keyed by destination (f = ICN_NIL: empty) */
     uint32_t htcap, nflows;
     uint32_t *heap;           /* throttled flows with messages, earliest wait_until first */
     uint32_t nheap, heap_cap;
