@@ -3,6 +3,8 @@
 #   make run      run the embedded default experiment
 #   make test     build and run every test (also: make test SAN=1 for ASan+UBSan)
 #   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
+#   make golden   compare short runs' result digests with tests/golden/digests.txt
+#                 (make golden-update rewrites them: commit with a reason)
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?=
@@ -35,7 +37,7 @@ MAINOBJ  := $(BUILD)/src/cli/main.o
 TESTOBJ  := $(TESTSRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/icnsim
 
-.PHONY: all run test bench docs clean
+.PHONY: all run test bench docs clean golden golden-update
 all: icnsim
 
 icnsim: $(BIN)
@@ -57,6 +59,13 @@ run: icnsim
 
 test: $(BIN) $(BUILD)/test_runner
 	ICNSIM=$(BIN) $(BUILD)/test_runner
+
+# With SAN=1 or NATIVE=1 the same digests must come out of that build.
+golden: $(BIN)
+	ICNSIM=$(BIN) bash tests/golden/run.sh check
+
+golden-update: $(BIN)
+	ICNSIM=$(BIN) bash tests/golden/run.sh update
 
 bench: icnsim
 	bash bench/run.sh
