@@ -19,7 +19,14 @@ endif
 BASE    := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -MMD -MP
 LDLIBS  := -lm
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+# make FUZZ=1: AFL++-instrumented ASan + UBSan build for tests/fuzz/run.sh.
+CC      := afl-clang-fast
+BUILD   := build-fuzz
+BASE    += -Wno-unknown-warning-option
+BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(SAN),1)
 BUILD   := build-san
 BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
@@ -37,7 +44,7 @@ MAINOBJ  := $(BUILD)/src/cli/main.o
 TESTOBJ  := $(TESTSRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/icnsim
 
-.PHONY: all run test bench docs clean golden golden-update
+.PHONY: all run test bench docs clean golden golden-update fuzz
 all: icnsim
 
 icnsim: $(BIN)
@@ -67,6 +74,10 @@ golden: $(BIN)
 golden-update: $(BIN)
 	ICNSIM=$(BIN) bash tests/golden/run.sh update
 
+# AFL++ on the configuration parser and set-up (seconds: FUZZ_SECONDS).
+fuzz:
+	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 bench: icnsim
 	bash bench/run.sh
 
@@ -74,7 +85,7 @@ docs: icnsim
 	./icnsim keys --markdown > docs/CONFIG.md
 
 clean:
-	rm -rf build build-san build-native icnsim
+	rm -rf build build-san build-native build-fuzz icnsim
 
 -include $(LIBOBJ:.o=.d) $(MAINOBJ:.o=.d) $(TESTOBJ:.o=.d)
 
