@@ -3,7 +3,7 @@
 #
 #   tests/fuzz/run.sh [seconds]     (default 60; also: make fuzz FUZZ_SECONDS=...)
 #
-# The target is the real program, `icnsim run INPUT` with a 1 us simulated time,
+# The target is the real program, `icnsim run INPUT` with 3 us of simulated time,
 # built by `make FUZZ=1` (AFL++ instrumentation, ASan + UBSan, so memory errors
 # and undefined behaviour abort). Why AFL++ and not libFuzzer: icnsim ends a
 # run on a bad configuration with exit(2) by design (deadlock: 3), and
@@ -11,12 +11,13 @@
 # per input; AFL++'s fork server runs the unchanged program per input, takes an
 # exit as a normal end, and so fuzzes exactly what users run.
 #
-# 1. Replay: every file of tests/fuzz/corpus must end with status 0, 2 or 3.
+# 1. Replay: every file of tests/fuzz/corpus must end with status 0, 2 or 3;
+#    the known failures in tests/fuzz/found are re-run and listed, not counted.
 # 2. Fuzz for the given seconds from the corpus files that passed.
 #
 # Failures: a signal (ASan, UBSan, stack overflow), status 1 (die(): an
 # internal invariant; "out of memory" is reported apart, as a limit and not a
-# failure), or no end within the time limit (2 s per input while fuzzing, then
+# failure), or no end within the time limit (3 s per input while fuzzing, then
 # confirmed with 20 s). Each is printed and saved (input, and a .txt with the
 # command and the sanitizer report): AFL++'s finds under tests/fuzz/found/, the
 # corpus's under build-fuzz/work/reports/. The script then exits 1.
@@ -54,7 +55,7 @@ rm -rf "$work"
 mkdir -p "$work/inc" "$work/seeds" "$work/res"
 cp "$here"/corpus/*.ini "$work/inc/"
 input=$work/inc/self.ini
-args=(run "$input" -s time.warmup=0ns -s time.measure=1us -s time.interval=1us
+args=(run "$input" -s time.warmup=0ns -s time.measure=3us -s time.interval=1us
       -s output.plots=no -q -o "$work/res")
 
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
@@ -136,6 +137,16 @@ done
 replay_failures=$failures
 echo "fuzz: corpus: $(ls "$here"/corpus/*.ini | wc -l) files, $replay_failures failed"
 
+# Known failures, found earlier and not fixed yet: reported, not counted.
+for f in "$found"/*.ini; do
+    [ -f "$f" ] || continue
+    run_one "$f" 20
+    case "$rc" in
+        0|2|3) echo "fuzz: fixed? ${f#"$root"/} now ends with status $rc: move it to tests/fuzz/corpus/" ;;
+        *) echo "fuzz: known  ${f#"$root"/} still fails (exit status $rc)" ;;
+    esac
+done
+
 # Dictionary: every key (full and short), section, and name the program lists.
 {
     "$bin" keys | awk '{ print $1; n = split($1, p, "."); if (n == 2) { print p[2]; print "[" p[1] "]" } }'
@@ -144,11 +155,11 @@ echo "fuzz: corpus: $(ls "$here"/corpus/*.ini | wc -l) files, $replay_failures f
         ps ns us ms s B KB MB GB b Gbps Mbps 0 1 -1 0.5 1e9 4294967296 '=' '#' '[' ']'
 } | sort -u | awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "\"%s\"\n", $0 }' >"$work/dict.txt"
 
-echo "fuzz: AFL++ for $secs s, $(ls "$work/seeds" | wc -l) seeds, 2 s per input"
+echo "fuzz: AFL++ for $secs s, $(ls "$work/seeds" | wc -l) seeds, 3 s per input"
 cp "$here/corpus/self.ini" "$input"
 afl_rc=0
 nice afl-fuzz -i "$work/seeds" -o "$work/out" -f "$input" -x "$work/dict.txt" \
-    -t 2000 -m none -V "$secs" -- "$bin" "${args[@]}" >"$work/afl.log" 2>&1 || afl_rc=$?
+    -t 3000 -m none -V "$secs" -- "$bin" "${args[@]}" >"$work/afl.log" 2>&1 || afl_rc=$?
 stats=$work/out/default/fuzzer_stats
 if [ "$afl_rc" != 0 ] || [ ! -f "$stats" ]; then
     tail -n 30 "$work/afl.log"
