@@ -11,8 +11,10 @@
 # except perf.csv (wall time and memory); for a case that must exit non-zero,
 # also its stderr (the deadlock report). Cases run on GOLDEN_JOBS processes
 # (default 2) in GOLDEN_ORDER: shuffle (default for check), file or reverse;
-# a result may not depend on which cases ran before or beside it.
-# ICNSIM names the binary (default ./icnsim).
+# a result may not depend on which cases ran before or beside it. Also checked:
+# the "same" lines of cases.txt, and coverage (every name `icnsim --list`
+# prints and every "cover" value is used by some case).
+# ICNSIM names the binary (default ./icnsim); GOLDEN_KEEP=1 keeps the outputs.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,11 +77,12 @@ trap '[ -n "${GOLDEN_KEEP:-}" ] || rm -rf "$work"' EXIT
 mkdir -p "$work/out" "$work/log" "$work/res"
 
 # Expand cases.txt into cases.tsv (name, expected exit, words) and same.txt.
-awk -v tsv="$work/cases.tsv" -v same="$work/same.txt" '
+awk -v tsv="$work/cases.tsv" -v same="$work/same.txt" -v cover="$work/cover.txt" '
     function fail(msg) { print "golden: cases.txt:" NR ": " msg > "/dev/stderr"; bad = 1 }
     /^[ \t]*(#|$)/ { next }
     /^%/ { name = $1; $1 = ""; sub(/^ +/, ""); macro[name] = $0; next }
     $1 == "same" { if (NF != 3) fail("same takes two case names"); print $2 "\t" $3 > same; next }
+    $1 == "cover" { if (NF < 3) fail("cover takes a key and values"); for (i = 3; i <= NF; i++) print $2 "=" $i > cover; next }
     {
         name = $1; expect = 0; $1 = ""
         if ($2 ~ /^exit=[0-9]+$/) { expect = substr($2, 6); $2 = "" }
@@ -92,7 +95,7 @@ awk -v tsv="$work/cases.tsv" -v same="$work/same.txt" '
         print name "\t" expect "\t" $0 > tsv
     }
     END { exit bad }' "$cases"
-touch "$work/same.txt"
+touch "$work/same.txt" "$work/cover.txt"
 
 case "$order" in
     file) cut -f1 "$work/cases.tsv" ;;
@@ -157,6 +160,31 @@ while read -r a b; do
         failed=$((failed + 1))
     fi
 done <"$work/same.txt"
+
+# Coverage: every name `icnsim --list` prints (under its key) and every value
+# of a cover line must be the value of its key in some case's summary.csv.
+find "$work/out" -name summary.csv -exec awk -F, '
+    FNR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
+    { for (i = 1; i <= NF; i++) print h[i] "=" $i }' {} + | sort -u >"$work/used.txt"
+"$ICNSIM" --list | awk '
+    /^[^ ]/ { key = ""; if (match($0, /\([a-z_.]+\)/)) key = substr($0, RSTART + 1, RLENGTH - 2); next }
+    key != "" && /^  [^ ]/ { print key "=" $1 }' >>"$work/cover.txt"
+uncovered=0 ncover=0
+while IFS= read -r want_kv; do
+    ncover=$((ncover + 1))
+    case "$want_kv" in
+        *'<'*) grep -q -F -- "${want_kv%%<*}" <(grep -o "^${want_kv%%=*}=.*" "$work/used.txt") && continue ;;
+        *) grep -q -x -F -- "$want_kv" "$work/used.txt" && continue ;;
+    esac
+    printf 'FAILED   coverage: no case runs with %s\n' "$want_kv"
+    uncovered=$((uncovered + 1))
+done <"$work/cover.txt"
+if [ "$uncovered" = 0 ]; then
+    printf 'ok       coverage: %s names and values, each used by some case\n' "$ncover"
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+fi
 echo "golden: $(wc -l <"$work/cases.tsv") cases in $((t1 - t0)) s ($order order)"
 
 if [ "$mode" = update ]; then
@@ -170,10 +198,15 @@ if [ "$mode" = update ]; then
           cat "$work/new"; } >"$digests"
         echo "golden: digests.txt updated ($changed changed): commit it with a one-line reason for the change"
     fi
-elif [ "$failed" != 0 ]; then
-    echo "golden: results differ from tests/golden/digests.txt. If the change is intended, run"
-    echo "golden:   make golden-update"
-    echo "golden: and commit digests.txt with a one-line reason for the change in the commit message."
+else
+    if [ "$changed" != 0 ]; then
+        echo "golden: results differ from tests/golden/digests.txt. If the change is intended, run"
+        echo "golden:   make golden-update"
+        echo "golden: and commit digests.txt with a one-line reason for the change in the commit message."
+    fi
+    if [ "$uncovered" != 0 ]; then
+        echo "golden: add a case that uses each name or value above to tests/golden/cases.txt"
+    fi
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
