@@ -23,7 +23,7 @@ ifeq ($(FUZZ),1)
 # make FUZZ=1: AFL++-instrumented ASan + UBSan build for tests/fuzz/run.sh.
 CC      := afl-clang-fast
 BUILD   := build-fuzz
-BASE    += -Wno-unknown-warning-option
+BASE    += -Wno-unknown-warning-option -Wno-error   # the gcc build is the warning gate
 BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 else ifeq ($(SAN),1)
