@@ -5,6 +5,7 @@
 #   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
 #   make golden   compare short runs' result digests with tests/golden/digests.txt
 #                 (make golden-update rewrites them: commit with a reason)
+#   make fuzz     AFL++ on the configuration parser and set-up (tests/fuzz/run.sh)
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?=
