@@ -3,6 +3,9 @@
 #   make run      run the embedded default experiment
 #   make test     build and run every test (also: make test SAN=1 for ASan+UBSan)
 #   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
+#   make golden   compare short runs' result digests with tests/golden/digests.txt
+#                 (make golden-update rewrites them: commit with a reason)
+#   make fuzz     AFL++ on the configuration parser and set-up (tests/fuzz/run.sh)
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?=
@@ -17,7 +20,14 @@ endif
 BASE    := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -MMD -MP
 LDLIBS  := -lm
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+# make FUZZ=1: AFL++-instrumented ASan + UBSan build for tests/fuzz/run.sh.
+CC      := afl-clang-fast
+BUILD   := build-fuzz
+BASE    += -Wno-unknown-warning-option -Wno-error   # the gcc build is the warning gate
+BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(SAN),1)
 BUILD   := build-san
 BASE    += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
@@ -35,7 +45,7 @@ MAINOBJ  := $(BUILD)/src/cli/main.o
 TESTOBJ  := $(TESTSRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/icnsim
 
-.PHONY: all run test bench docs clean
+.PHONY: all run test bench docs clean golden golden-update fuzz
 all: icnsim
 
 icnsim: $(BIN)
@@ -58,6 +68,17 @@ run: icnsim
 test: $(BIN) $(BUILD)/test_runner
 	ICNSIM=$(BIN) $(BUILD)/test_runner
 
+# With SAN=1 or NATIVE=1 the same digests must come out of that build.
+golden: $(BIN)
+	ICNSIM=$(BIN) bash tests/golden/run.sh check
+
+golden-update: $(BIN)
+	ICNSIM=$(BIN) bash tests/golden/run.sh update
+
+# AFL++ on the configuration parser and set-up (seconds: FUZZ_SECONDS).
+fuzz:
+	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 bench: icnsim
 	bash bench/run.sh
 
@@ -65,7 +86,7 @@ docs: icnsim
 	./icnsim keys --markdown > docs/CONFIG.md
 
 clean:
-	rm -rf build build-san build-native icnsim
+	rm -rf build build-san build-native build-fuzz icnsim
 
 -include $(LIBOBJ:.o=.d) $(MAINOBJ:.o=.d) $(TESTOBJ:.o=.d)
 
