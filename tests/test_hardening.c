@@ -127,6 +127,15 @@ TEST(hard_write_errors_fail_with_the_path)
     CHECK(rc == 1 && strstr(out, "too large"), "sweep under a size limit: status %d: %s", rc, out);
 }
 
+TEST(hard_hot_spot_window_on_a_permutation)
+{
+    /* a source with a role outside its window follows the pattern: a fixed
+     * point of the permutation must not be given such a role */
+    expect("run -q -o fp -s topology.k=4 -s traffic.pattern=bitrev -s traffic.hs_start=2us -s time.measure=8us", 0, NULL);
+    expect("run -q -o fp2 -s topology.k=4 -s traffic.pattern=bitrev -s traffic.scenario=ihs -s traffic.hs_end=5us "
+           "-s time.measure=8us -s output.destmap=yes", 0, NULL);
+}
+
 TEST(hard_watchdog_fires_when_time_stops)
 {
     const char *ini = "load = 0.9\n[time]\nwarmup = 0\nmeasure = 50us\n[topology]\nk = 2\nstages = 2\n";

@@ -36,6 +36,18 @@ static hs_t *hs_common(sim_t *s, cfg_t *c)
     return h;
 }
 
+/* A role that applies only between traffic.hs_start and hs_end leaves its
+ * node to the pattern outside that window: a node the pattern leaves idle (a
+ * permutation's fixed point) has no destination then, so it cannot take one. */
+static void exclude_idle(sim_t *s, const hs_t *h, uint8_t *taken)
+{
+    if (h->start == 0 && h->end == SIMTIME_MAX) return;
+    rng_t r;
+    rng_seed(&r, s->seed, RNG_SETUP, 2);
+    for (uint32_t n = 0; n < s->nnodes; n++)
+        if (s->pattern->dst(s, n, &r) == ICN_NIL) taken[n] = 1;
+}
+
 /* Pick `count` distinct random nodes not marked in `taken`; give them roles. */
 static void pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles)
 {
@@ -83,6 +95,7 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
         }
         taken[h->hot[i]] = 1;
     }
+    exclude_idle(s, h, taken);
     pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);
     free(taken);
 }
@@ -129,6 +142,7 @@ static void setup_ihs(sim_t *s, cfg_t *c)
     h->K = ft->K;
     h->groups = ft->N / (ft->K * ft->K);
     uint8_t *taken = xcalloc(s->nnodes, 1);
+    exclude_idle(s, h, taken);
     pick_sources(s, (uint32_t)(cfg_double(c, K_TR_IHS_FRACTION) * s->nnodes + 0.5), taken, 1);
     free(taken);
     for (uint32_t n = 0; n < s->nnodes; n++)
