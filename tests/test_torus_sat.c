@@ -3,6 +3,8 @@
  * for the four routers of seed 004, at the peak and past it. */
 #include "test.h"
 #include "util.h"
+#include "../src/net/policy.h"
+#include "../src/topo/cube.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -118,5 +120,62 @@ TEST(torus_adversarial_traffic_every_scheme)
             char label[160];
             snprintf(label, sizeof label, "%.40s %s %s", ini + (cases[i].ini ? 10 : 0), cases[i].extra, pat);
             expect_deadlock(ini, sets, 0, 0.04, label);
+        }
+}
+
+/* The dateline rule itself, walked over every route of the 8x8 torus: a hop
+ * in dimension d uses VC 1 iff the packet has crossed d's wrap-around link
+ * (by any channel, adaptive ones included) or this hop crosses it. Checked
+ * for dor-dateline's only channel and for Duato's escape channel (the last
+ * candidate) along adaptive paths that take the first or the last adaptive
+ * candidate at every router. The crossings are tracked here, from the
+ * coordinates the walk visits, independently of the routing's own test. */
+static void dateline_walk(sim_t *s, int follow_last_adaptive, int *bad)
+{
+    const cube_t *q = cube_get(s);
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        for (uint32_t b = 0; b < s->nnodes; b++) {
+            if (a == b) continue;
+            packet_t p;
+            memset(&p, 0, sizeof p);
+            p.src = a;
+            p.dst = b;
+            uint32_t w = a, in = 0, hops = 0;
+            int wrapped[8] = { 0 };
+            for (;;) {
+                cand_t c[MAX_CAND];
+                int n = s->routing->route(s, w, in, &p, c);
+                if (c[0].out < q->c) break;   /* ejection */
+                const cand_t *esc = &c[n - 1];
+                uint32_t d = (esc->out - q->c) / 2, x = cube_coord(q, w, d);
+                int minus = (esc->out - q->c) & 1, wraps = minus ? x == 0 : x + 1 == q->k;
+                if (esc->ovc != (wrapped[d] || wraps)) (*bad)++;
+                const cand_t *go = n == 1 ? &c[0] : follow_last_adaptive ? &c[n - 2] : &c[0];
+                uint32_t gd = (go->out - q->c) / 2, gx = cube_coord(q, w, gd);
+                int gminus = (go->out - q->c) & 1;
+                if (gminus ? gx == 0 : gx + 1 == q->k) wrapped[gd] = 1;
+                uint32_t peer = s->port[sw_port(s, w, go->out)].peer;
+                p.vc = go->ovc;
+                w = s->port[peer].dev;
+                in = s->port[peer].local;
+                if (++hops > 16) { (*bad)++; break; }
+            }
+        }
+}
+
+TEST(torus_dateline_rule_on_every_route)
+{
+    static const char *inis[] = { "include = experiments/seed004/vc-dor.ini\n", "include = experiments/seed004/vc-adaptive.ini\n" };
+    for (int i = 0; i < 2; i++)
+        for (int last = 0; last < 2; last++) {
+            const char *sets[] = { "load=0", "routing.tie=plus", NULL };
+            sim_t s;
+            cfg_t c;
+            tsim_setup(&s, &c, inis[i], sets);
+            int bad = 0;
+            dateline_walk(&s, last, &bad);
+            CHECK(bad == 0, "%s: %d hops on the wrong dateline class", inis[i] + 10, bad);
+            sim_free(&s);
+            cfg_free(&c);
         }
 }
