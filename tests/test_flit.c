@@ -148,3 +148,19 @@ TEST(flit_widths_set_serialization)
         cfg_free(&c);
     }
 }
+
+/* The flit model has no bubble condition (room_ok is the packet-level
+ * switch's): a bubble routing on it would run with no deadlock avoidance at
+ * all, so the configuration is refused. */
+TEST(flit_refuses_bubble_routings)
+{
+    static const char *runs[] = {
+        "experiments/seed004/vc-dor.ini -s routing.algorithm=dor-bubble -s switch.vcs=1",
+        "experiments/seed004/vc-adaptive.ini -s routing.algorithm=bubble-adaptive -s switch.vcs=2 -s 'switch.vc_sizes=160B 160B'",
+    };
+    for (int i = 0; i < 2; i++) {
+        char out[4096], cmd[4096];
+        snprintf(cmd, sizeof cmd, "%s run %s -q -o /tmp/icnsim-flit-bubble", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim", runs[i]);
+        CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "packet-level switch"), "%s: %s", runs[i], out);
+    }
+}

@@ -39,7 +39,7 @@ typedef struct fst {
     uint64_t *needs;      /* [router]: input VCs (port * nvc + vc) whose front header needs an output VC */
     uint64_t *owned;      /* [router]: output ports with a VC held by a worm */
     uint8_t *nown;        /* [port]: its VCs held */
-    uint32_t *arr;        /* [router]: rotating start of VC allocation */
+    uint8_t *vpri;        /* [port * nvc + vc]: input VC (router-local) first in line for this output VC */
     uint32_t *act, nact;  /* routers holding flits */
     uint8_t *is_act;
     uint32_t *nact_list, nnic;   /* nodes with something to inject */
@@ -138,41 +138,79 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
     return 1;
 }
 
-/* Headers at the front of input VCs ask for an output VC, in the order of
- * the routing's candidates. */
+/* Give output VC oi (candidate c of input VC li) to the header at li's front. */
+static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t oi)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
+    fvc_t *q = &f->in[port0 * nvc + li];
+    packet_t *p = &s->pkt[front(q)->pkt];
+    f->owner[oi] = port0 * nvc + li;
+    f->vpri[oi] = (uint8_t)(li + 1 == nq ? 0 : li + 1);
+    f->needs[w] &= ~(1ull << li);
+    if (!f->nown[port0 + c->out]++) f->owned[w] |= 1ull << c->out;
+    q->routed = 1;
+    q->oport = c->out;
+    q->ovc = c->ovc;
+    p->out = c->out;
+    p->out_vc = c->ovc;
+}
+
+/* Headers at the front of input VCs ask for an output VC, each for its first
+ * free candidate (the routing's order of preference). An output VC asked for
+ * by several headers goes to the first input VC after its last grantee
+ * (round-robin per output VC), so a header waits for at most one grant of
+ * every other input VC of the router. Losers then ask again for their next
+ * free candidate, until nothing more can be granted this cycle. */
 static void allocate(sim_t *s, uint32_t w, uint64_t t)
 {
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
-    uint32_t start = f->arr[w];
-    f->arr[w] = start + 1 == nq ? 0 : start + 1;
-    uint64_t m = f->needs[w], hi = m & (~0ull << start), lo = m & ~(~0ull << start);
-    for (int pass = 0; pass < 2; pass++) {   /* rotating order: from `start` up, then from 0 */
-      for (uint64_t b = pass ? lo : hi; b; b &= b - 1) {
-        uint32_t li = (uint32_t)__builtin_ctzll(b), gq = port0 * nvc + li;
-        fvc_t *q = &f->in[gq];
-        fent_t *e = front(q);
-        if (e->ready > t) continue;
-        packet_t *p = &s->pkt[e->pkt];
-        cand_t c[MAX_CAND];
-        int nc = s->routing->route(s, w, li / nvc, p, c);
-        int k0 = s->escape_after && q->tries >= s->escape_after ? nc - 1 : 0;
-        for (int j = k0; j < nc; j++) {
-            uint32_t oi = (port0 + c[j].out) * nvc + c[j].ovc;
-            if (f->owner[oi] != ICN_NIL) continue;
-            if ((f->vct || c[j].fc == FC_WHOLE) && f->cred[oi] < (int32_t)nflits(f, p->size)) continue;
-            f->owner[oi] = gq;
-            f->needs[w] &= ~(1ull << li);
-            if (!f->nown[port0 + c[j].out]++) f->owned[w] |= 1ull << c[j].out;
-            q->routed = 1;
-            q->oport = c[j].out;
-            q->ovc = c[j].ovc;
-            p->out = c[j].out;
-            p->out_vc = c[j].ovc;
-            break;
+    cand_t c[64][MAX_CAND];
+    uint8_t nc[64], k0[64], pick[64];
+    uint32_t req[64];
+    uint64_t ready = 0;
+    for (uint64_t b = f->needs[w]; b; b &= b - 1) {
+        uint32_t li = (uint32_t)__builtin_ctzll(b);
+        fvc_t *q = &f->in[port0 * nvc + li];
+        if (front(q)->ready > t) continue;
+        int n = s->routing->route(s, w, li / nvc, &s->pkt[front(q)->pkt], c[li]);
+        nc[li] = (uint8_t)n;
+        k0[li] = (uint8_t)(s->escape_after && q->tries >= s->escape_after ? n - 1 : 0);
+        ready |= 1ull << li;
+    }
+    for (uint64_t todo = ready; todo;) {
+        uint64_t asking = 0;
+        for (uint64_t b = todo; b; b &= b - 1) {
+            uint32_t li = (uint32_t)__builtin_ctzll(b);
+            uint32_t size = nflits(f, s->pkt[front(&f->in[port0 * nvc + li])->pkt].size);
+            for (uint32_t j = k0[li]; j < nc[li]; j++) {
+                uint32_t oi = (port0 + c[li][j].out) * nvc + c[li][j].ovc;
+                if (f->owner[oi] != ICN_NIL) continue;
+                if ((f->vct || c[li][j].fc == FC_WHOLE) && f->cred[oi] < (int32_t)size) continue;
+                req[li] = oi;
+                pick[li] = (uint8_t)j;
+                asking |= 1ull << li;
+                break;
+            }
         }
+        if (!asking) break;
+        todo = asking;   /* a header with no free candidate now will not get one this cycle */
+        for (uint64_t b = asking; b; b &= b - 1) {
+            uint32_t li = (uint32_t)__builtin_ctzll(b), oi = req[li];
+            if (f->owner[oi] != ICN_NIL) continue;   /* granted this round to an earlier requester */
+            uint32_t best = li, rank = (li + nq - f->vpri[oi]) % nq;
+            for (uint64_t o = b & (b - 1); o; o &= o - 1) {
+                uint32_t lj = (uint32_t)__builtin_ctzll(o), r = (lj + nq - f->vpri[oi]) % nq;
+                if (req[lj] == oi && r < rank) { best = lj; rank = r; }
+            }
+            grant(s, w, best, &c[best][pick[best]], oi);
+            todo &= ~(1ull << best);
+        }
+    }
+    for (uint64_t b = ready; b; b &= b - 1) {
+        fvc_t *q = &f->in[port0 * nvc + (uint32_t)__builtin_ctzll(b)];
         if (!q->routed && q->tries < UINT16_MAX) q->tries++;
-      }
     }
 }
 
@@ -352,7 +390,7 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->owned = xcalloc(s->nswitches, sizeof *f->owned);
     f->nown = xcalloc(s->nports, 1);
     f->rflits = xcalloc(s->nswitches, sizeof *f->rflits);
-    f->arr = xcalloc(s->nswitches, sizeof *f->arr);
+    f->vpri = xcalloc(nb, 1);
     f->act = xmalloc(s->nswitches * sizeof *f->act);
     f->is_act = xcalloc(s->nswitches, 1);
     f->nact_list = xmalloc(s->nnodes * sizeof *f->nact_list);
@@ -373,7 +411,7 @@ void flit_free(sim_t *s)
     free(f->busy);
     free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
     free(f->needs); free(f->owned); free(f->nown);
-    free(f->rflits); free(f->arr); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
+    free(f->rflits); free(f->vpri); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
     free(f->cur); free(f->cur_n); free(f->cur_vc); free(f->cr);
     free(f);
     s->flit = NULL;
