@@ -1,0 +1,144 @@
+/* dfs-disjoint: the seed's multipath engine. For every destination switch it
+ * builds 2^LMC route trees, one per LID offset, shortest first: tree 0 is a
+ * minimal-hop tree; tree i is a shortest-path tree in which every link used
+ * by trees 0..i-1 of this destination costs S more hops (S = switches), so a
+ * path of tree i shares no link with the earlier paths of the same
+ * destination wherever the topology offers a link-disjoint alternative, and
+ * is otherwise as short as it can be. Forwarding by DLID forces all routes
+ * to one LID into a tree, so the search runs backwards from the destination
+ * (Dijkstra order) rather than as a per-pair depth-first enumeration; ties go
+ * to the least-loaded port, then the lowest.
+ *
+ * Non-minimal paths close credit loops, so routes are put into layers as
+ * DFSSSP does: each route (source switch, DLID) goes to the first layer whose
+ * channel dependency graph stays acyclic with it; its SL is that layer and
+ * SL-to-VL is the identity. More layers than switch.vcs is refused. With one
+ * layer no SL is assigned and the queuing scheme's VC is kept. */
+#include "engine.h"
+#include "cdg.h"
+#include "../core/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct heap { uint64_t *a; uint32_t n; } heap_t;   /* cost << 32 | switch */
+
+static void hpush(heap_t *h, uint64_t v)
+{
+    uint32_t i = h->n++;
+    while (i && h->a[(i - 1) / 2] > v) { h->a[i] = h->a[(i - 1) / 2]; i = (i - 1) / 2; }
+    h->a[i] = v;
+}
+static uint64_t hpop(heap_t *h)
+{
+    uint64_t top = h->a[0], v = h->a[--h->n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && h->a[c + 1] < h->a[c]) c++;
+        if (h->a[c] >= v) break;
+        h->a[i] = h->a[c]; i = c;
+    }
+    if (h->n) h->a[i] = v;
+    return top;
+}
+
+/* One tree towards switch t; next[w] = w's port, IB_NO_PORT if none. */
+static void tree(const sim_t *s, uint32_t t, const uint32_t *mark, const uint32_t *load, uint32_t *dist, uint8_t *next, heap_t *h)
+{
+    uint32_t S = s->nswitches;
+    for (uint32_t w = 0; w < S; w++) { dist[w] = UINT32_MAX; next[w] = IB_NO_PORT; }
+    dist[t] = 0;
+    h->n = 0;
+    hpush(h, t);
+    while (h->n) {
+        uint64_t e = hpop(h);
+        uint32_t u = (uint32_t)e, du = (uint32_t)(e >> 32);
+        if (du != dist[u]) continue;
+        for (uint32_t p = 0; p < s->sw[u].nports; p++) {
+            uint32_t w = ib_peer_dev(s, u, p);
+            if (w == ICN_NIL || (w & NIC_BIT) || w == t) continue;
+            uint32_t wp = s->port[s->port[s->sw[u].port0 + p].peer].local, gw = s->sw[w].port0 + wp;
+            uint32_t cost = du + 1 + S * mark[gw];
+            if (cost < dist[w] || (cost == dist[w] && load[gw] < load[s->sw[w].port0 + next[w]])) {
+                if (cost < dist[w]) hpush(h, (uint64_t)cost << 32 | w);
+                dist[w] = cost;
+                next[w] = (uint8_t)wp;
+            }
+        }
+    }
+}
+
+/* Greedy layering of every route (see above). Returns the layers used. */
+static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
+{
+    uint32_t L = s->nvc, used = 1;
+    cdg_t *g = xmalloc(L * sizeof *g);
+    for (uint32_t l = 0; l < L; l++) cdg_init(&g[l], s, 1);
+    uint8_t *has = xcalloc(s->nswitches, 1);
+    for (uint32_t n = 0; n < s->nnodes; n++) has[ib->leaf[n]] = 1;
+    uint32_t *edge = xmalloc(2 * (s->nswitches + 1) * sizeof *edge), cyc[1];
+    for (uint32_t src = 0; src < s->nswitches; src++) {
+        if (!has[src]) continue;
+        for (uint32_t lid = 1; lid < ib->nlid; lid++) {
+            if (ib->owner[lid] == ICN_NIL) continue;
+            uint32_t l = 0;
+            for (;; l++) {
+                if (l == L) cfg_fail(c, K_SW_VCS, "dfs-disjoint: the routes need more than %u VL layers to be free of credit loops; raise switch.vcs or lower ib.lmc", L);
+                uint32_t ne = 0, w = src, prev = ICN_NIL;
+                for (uint32_t hop = 0; hop <= s->nswitches; hop++) {   /* add the route's new dependencies */
+                    uint32_t p = ib_lft(ib, w, lid), gp = s->sw[w].port0 + p;
+                    if (prev != ICN_NIL && cdg_add(&g[l], prev, 0, p, 0)) { edge[2 * ne] = prev; edge[2 * ne + 1] = p; ne++; }
+                    prev = gp;
+                    uint32_t v = ib_peer_dev(s, w, p);
+                    if (v & NIC_BIT) break;
+                    w = v;
+                }
+                if (!ne || !cdg_cycle(&g[l], s, cyc, 1)) break;
+                for (uint32_t k = 0; k < ne; k++) cdg_del(&g[l], edge[2 * k], 0, edge[2 * k + 1], 0);
+            }
+            ib->sl[(size_t)src * ib->nlid + lid] = (uint8_t)l;
+            if (l + 1 > used) used = l + 1;
+        }
+    }
+    for (uint32_t l = 0; l < L; l++) cdg_free(&g[l]);
+    free(g); free(has); free(edge);
+    return used;
+}
+
+void ib_engine_dfs(ib_subnet_t *ib, sim_t *s, cfg_t *c)
+{
+    uint32_t S = s->nswitches;
+    uint32_t *mark = xcalloc(s->nports, sizeof *mark), *load = xcalloc(s->nports, sizeof *load);
+    uint32_t *dist = xmalloc(S * sizeof *dist);
+    uint8_t *next = xmalloc(S), *done = xcalloc(S, 1);
+    heap_t h = { xmalloc((size_t)s->nports * sizeof(uint64_t) + 8), 0 };
+    ib_fill_local(ib, s);
+    for (uint32_t n0 = 0; n0 < s->nnodes; n0++) {
+        uint32_t t = ib->leaf[n0];
+        if (done[t]) continue;
+        done[t] = 1;
+        memset(mark, 0, s->nports * sizeof *mark);
+        for (uint32_t i = 0; i < (1u << ib->lmc); i++) {
+            tree(s, t, mark, load, dist, next, &h);
+            for (uint32_t w = 0; w < S; w++) {
+                if (next[w] == IB_NO_PORT) continue;
+                mark[s->sw[w].port0 + next[w]]++;
+                for (uint32_t n = n0; n < s->nnodes; n++)
+                    if (ib->leaf[n] == t) { ib_set(ib, w, ib->base[n] + i, next[w]); load[s->sw[w].port0 + next[w]]++; }
+            }
+        }
+    }
+    free(mark); free(load); free(dist); free(next); free(done); free(h.a);
+    if (ib_check_reach(ib, s, stderr)) cfg_fail(c, K_IB_ENGINE, "dfs-disjoint left the fabric partly unreachable (is it connected?)");
+    ib_alloc_sl(ib, s, s->nvc);
+    for (uint32_t g = 0; g < s->nports; g++)
+        for (uint32_t sl = 0; sl < IB_NSL; sl++) ib->sl2vl[(size_t)g * IB_NSL + sl] = (uint8_t)(sl < s->nvc ? sl : 0);
+    ib->nvl = layer(ib, s, c);
+    if (ib->nvl == 1) {   /* acyclic on one VL: no SLs needed, the queuing scheme's VC is kept */
+        free(ib->sl); free(ib->sl2vl);
+        ib->sl = ib->sl2vl = NULL;
+    } else {
+        ib->nvl = s->nvc;   /* the tables index VLs up to switch.vcs */
+    }
+}
