@@ -12,8 +12,10 @@
  * Non-minimal paths close credit loops, so routes are put into layers as
  * DFSSSP does: each route (source switch, DLID) goes to the first layer whose
  * channel dependency graph stays acyclic with it; its SL is that layer and
- * SL-to-VL is the identity. More layers than switch.vcs is refused. With one
- * layer no SL is assigned and the queuing scheme's VC is kept. */
+ * SL-to-VL is the identity. More layers than switch.vcs is refused. With
+ * switch.vcs = 1 every route must fit one layer, no SL is assigned and the
+ * queuing scheme's VC is kept; with more VCs the engine owns them (SL =
+ * layer). */
 #include "engine.h"
 #include "cdg.h"
 #include "../core/util.h"
@@ -69,10 +71,10 @@ static void tree(const sim_t *s, uint32_t t, const uint32_t *mark, const uint32_
     }
 }
 
-/* Greedy layering of every route (see above). Returns the layers used. */
-static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
+/* Greedy layering of every route (see above). */
+static void layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
 {
-    uint32_t L = s->nvc, used = 1;
+    uint32_t L = s->nvc;
     cdg_t *g = xmalloc(L * sizeof *g);
     for (uint32_t l = 0; l < L; l++) cdg_init(&g[l], s, 1);
     uint8_t *has = xcalloc(s->nswitches, 1);
@@ -98,12 +100,10 @@ static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
                 for (uint32_t k = 0; k < ne; k++) cdg_del(&g[l], edge[2 * k], 0, edge[2 * k + 1], 0);
             }
             ib->sl[(size_t)src * ib->nlid + lid] = (uint8_t)l;
-            if (l + 1 > used) used = l + 1;
         }
     }
     for (uint32_t l = 0; l < L; l++) cdg_free(&g[l]);
     free(g); free(has); free(edge);
-    return used;
 }
 
 void ib_engine_dfs(ib_subnet_t *ib, sim_t *s, cfg_t *c)
@@ -134,11 +134,9 @@ void ib_engine_dfs(ib_subnet_t *ib, sim_t *s, cfg_t *c)
     ib_alloc_sl(ib, s, s->nvc);
     for (uint32_t g = 0; g < s->nports; g++)
         for (uint32_t sl = 0; sl < IB_NSL; sl++) ib->sl2vl[(size_t)g * IB_NSL + sl] = (uint8_t)(sl < s->nvc ? sl : 0);
-    ib->nvl = layer(ib, s, c);
-    if (ib->nvl == 1) {   /* acyclic on one VL: no SLs needed, the queuing scheme's VC is kept */
+    layer(ib, s, c);
+    if (s->nvc == 1) {   /* one layer: no SLs needed, the queuing scheme's VC is kept */
         free(ib->sl); free(ib->sl2vl);
         ib->sl = ib->sl2vl = NULL;
-    } else {
-        ib->nvl = s->nvc;   /* the tables index VLs up to switch.vcs */
     }
 }
