@@ -65,6 +65,7 @@
  X(IB_NET_FILE, "ib.net_file", KT_STR, "", 0, 0, "topology.type = ibnetdiscover: the fabric, as written by ibnetdiscover (switches, CAs, ports, GUIDs, LIDs, link widths and speeds).") \
  X(IB_WRITE_NET, "ib.write_net", KT_STR, "", 0, 0, "routing.algorithm = lft: write the topology to this file in ibnetdiscover format (also an ibsim net file) before the run.") \
  X(IB_WRITE_LFTS, "ib.write_lfts", KT_STR, "", 0, 0, "routing.algorithm = lft: write the forwarding tables to this file in OpenSM's LFT dump format before the run.") \
+ X(IB_REPORT, "ib.report", KT_BOOL, "false", 0, 0, "routing.algorithm = lft: print the routes' figures before the run: routes delivered, hops (mean, max; minimal = switch distance + 1), LIDs per inter-switch port (max, mean), credit loops.") \
  X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Queuing scheme: how packets map onto VCs (at injection; at every hop for voqsw and vftree-hop) or, for voqnet, onto per-destination queues: see `icnsim --list`.") \
  X(QUEUING_DEPTH, "queuing.queue_size", KT_BYTES, "0", 0, 4e9, "queuing.scheme = voqnet: bytes of each per-destination queue at a switch input, with its own credits; 0 = two packets (packet.mtu), enough for full link rate. Queues exist only while they hold packets or owe credits.") \
  X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \

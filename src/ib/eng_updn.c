@@ -4,8 +4,10 @@
  * dependencies can form and one VL suffices on any topology.
  *
  * Roots: ib.root (switch indices), else on a fat-tree its top stage (what
- * OpenSM's automatic root detection finds there), else the switch whose
- * largest distance to a switch with CAs is smallest (lowest index on ties).
+ * OpenSM's automatic root detection finds there); on other fabrics with
+ * switches that have no CAs, all of those whose largest distance to a switch
+ * with CAs is smallest (a file's fat-tree: its top stage); else the single
+ * switch with that smallest largest distance (lowest index on ties).
  *
  * Per destination switch t a breadth-first search backwards from t labels
  * each switch D (its route only goes down) or U (it first climbs): a switch
@@ -30,14 +32,17 @@ static void default_roots(const sim_t *s, uint32_t *root, uint32_t *nroot)
     uint16_t *dist = ib_switch_dist(s);
     uint8_t *has = xcalloc(s->nswitches, 1);
     for (uint32_t n = 0; n < s->nnodes; n++) has[s->port[s->port[s->nic[n].port].peer].dev] = 1;
-    uint32_t best = 0, becc = UINT32_MAX;
+    uint32_t *ecc = xcalloc(s->nswitches, sizeof *ecc), best = UINT32_MAX, spine = 0;
     for (uint32_t w = 0; w < s->nswitches; w++) {
-        uint32_t ecc = 0;
         for (uint32_t v = 0; v < s->nswitches; v++)
-            if (has[v] && dist[(size_t)w * s->nswitches + v] > ecc) ecc = dist[(size_t)w * s->nswitches + v];
-        if (ecc < becc) { becc = ecc; best = w; }
+            if (has[v] && dist[(size_t)w * s->nswitches + v] > ecc[w]) ecc[w] = dist[(size_t)w * s->nswitches + v];
+        if (!has[w]) spine = 1;
     }
-    root[(*nroot)++] = best;
+    /* a fabric with switches without CAs (a fat-tree read from a file): every such switch of least eccentricity */
+    for (uint32_t w = 0; w < s->nswitches; w++) if ((!spine || !has[w]) && ecc[w] < best) best = ecc[w];
+    for (uint32_t w = 0; w < s->nswitches; w++)
+        if ((spine ? !has[w] : *nroot == 0) && ecc[w] == best) root[(*nroot)++] = w;
+    free(ecc);
     free(dist); free(has);
 }
 

@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "cdg.h"
 #include "files.h"
+#include "report.h"
 #include "../net/policy.h"
 #include "../topo/ibnet.h"
 #include "../core/util.h"
@@ -66,6 +67,7 @@ static void setup(sim_t *s, cfg_t *c)
         if (ib->nvl > s->nvc) cfg_fail(c, K_SW_VCS, "engine %s uses %u VLs; set switch.vcs = %u", e->name, ib->nvl, ib->nvl);
         s->routing = &routing_lft_vl;
     }
+    if (cfg_int(c, K_IB_REPORT)) ib_report(ib, s, e->name, stdout);
     write_file(c, K_IB_WRITE_NET, ib, s, ib_write_net);
     write_file(c, K_IB_WRITE_LFTS, ib, s, ib_write_lfts);
     if (ib_credit_loops(ib, s, stderr)) {
