@@ -1,13 +1,13 @@
 /* dfs-disjoint: the seed's multipath engine. For every destination switch it
  * builds 2^LMC route trees, one per LID offset, shortest first: tree 0 is a
- * minimal-hop tree; tree i is a shortest-path tree in which every link used
- * by trees 0..i-1 of this destination costs S more hops (S = switches), so a
- * path of tree i shares no link with the earlier paths of the same
- * destination wherever the topology offers a link-disjoint alternative, and
- * is otherwise as short as it can be. Forwarding by DLID forces all routes
- * to one LID into a tree, so the search runs backwards from the destination
- * (Dijkstra order) rather than as a per-pair depth-first enumeration; ties go
- * to the least-loaded port, then the lowest.
+ * minimal-hop tree; in tree i every switch prefers a port it did not use in
+ * trees 0..i-1 of this destination (within DETOUR extra hops). Then the
+ * route of any source in tree i shares no link with its routes in the
+ * earlier trees wherever every switch on it found a new port. Forwarding by
+ * DLID forces all routes to one LID into a tree, so the search grows the
+ * tree backwards from the destination (in order of a Dijkstra-like key)
+ * rather than enumerating paths per pair depth-first; ties go to the
+ * least-loaded port, then the lowest.
  *
  * Non-minimal paths close credit loops, so routes are put into layers as
  * DFSSSP does: each route (source switch, DLID) goes to the first layer whose
@@ -45,36 +45,54 @@ static uint64_t hpop(heap_t *h)
     return top;
 }
 
-/* One tree towards switch t; next[w] = w's port, IB_NO_PORT if none. */
-static void tree(const sim_t *s, uint32_t t, const uint32_t *mark, const uint32_t *load, uint32_t *dist, uint8_t *next, heap_t *h)
+/* One tree towards switch t; next[w] = w's port, IB_NO_PORT if none.
+ * Switches join the tree one at a time, each through a switch already in it,
+ * in order of key = hops of that switch's route + 1 + DETOUR * (times this
+ * port was w's next hop in the earlier trees): a switch leaves by a new port
+ * if that costs at most DETOUR more hops per reuse avoided. The penalty counts only w's own
+ * port, not those further on: if every switch leaves by a port it has not
+ * used before, the route of any source in tree i shares no link with its
+ * routes in the earlier trees (each switch on both routes leaves them by
+ * different ports). Tree 0 has no penalties: it is a minimal-hop tree. */
+/* Extra hops a path may take to avoid reusing a port (seed 001's notes
+ * suggest minimal + 2): longer detours buy little disjointness and need
+ * more VL layers (4x4 torus, LMC 2: 4 layers with 2, 5 with 4). */
+#define DETOUR 2
+
+static void tree(const sim_t *s, uint32_t t, const uint32_t *mark, const uint32_t *load, uint32_t *key, uint32_t *hops,
+                 uint8_t *next, heap_t *h)
 {
     uint32_t S = s->nswitches;
-    for (uint32_t w = 0; w < S; w++) { dist[w] = UINT32_MAX; next[w] = IB_NO_PORT; }
-    dist[t] = 0;
+    for (uint32_t w = 0; w < S; w++) { key[w] = hops[w] = UINT32_MAX; next[w] = IB_NO_PORT; }
+    key[t] = hops[t] = 0;
     h->n = 0;
     hpush(h, t);
     while (h->n) {
         uint64_t e = hpop(h);
-        uint32_t u = (uint32_t)e, du = (uint32_t)(e >> 32);
-        if (du != dist[u]) continue;
+        uint32_t u = (uint32_t)e;
+        if ((uint32_t)(e >> 32) != key[u]) continue;                 /* superseded */
+        if (u != t) {
+            if (hops[u] != UINT32_MAX) continue;                     /* already in the tree */
+            hops[u] = hops[s->port[s->port[s->sw[u].port0 + next[u]].peer].dev] + 1;
+        }
         for (uint32_t p = 0; p < s->sw[u].nports; p++) {
             uint32_t w = ib_peer_dev(s, u, p);
-            if (w == ICN_NIL || (w & NIC_BIT) || w == t) continue;
+            if (w == ICN_NIL || (w & NIC_BIT) || w == t || hops[w] != UINT32_MAX) continue;
             uint32_t wp = s->port[s->port[s->sw[u].port0 + p].peer].local, gw = s->sw[w].port0 + wp;
-            uint32_t cost = du + 1 + S * mark[gw];
-            if (cost < dist[w] || (cost == dist[w] && load[gw] < load[s->sw[w].port0 + next[w]])) {
-                if (cost < dist[w]) hpush(h, (uint64_t)cost << 32 | w);
-                dist[w] = cost;
+            uint32_t cost = hops[u] + 1 + DETOUR * mark[gw];
+            if (cost < key[w] || (cost == key[w] && load[gw] < load[s->sw[w].port0 + next[w]])) {
+                if (cost < key[w]) hpush(h, (uint64_t)cost << 32 | w);
+                key[w] = cost;
                 next[w] = (uint8_t)wp;
             }
         }
     }
 }
 
-/* Greedy layering of every route (see above). */
-static void layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
+/* Greedy layering of every route (see above); returns the layers used. */
+static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
 {
-    uint32_t L = s->nvc;
+    uint32_t L = s->nvc, used = 1;
     cdg_t *g = xmalloc(L * sizeof *g);
     for (uint32_t l = 0; l < L; l++) cdg_init(&g[l], s, 1);
     uint8_t *has = xcalloc(s->nswitches, 1);
@@ -100,17 +118,19 @@ static void layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
                 for (uint32_t k = 0; k < ne; k++) cdg_del(&g[l], edge[2 * k], 0, edge[2 * k + 1], 0);
             }
             ib->sl[(size_t)src * ib->nlid + lid] = (uint8_t)l;
+            if (l + 1 > used) used = l + 1;
         }
     }
     for (uint32_t l = 0; l < L; l++) cdg_free(&g[l]);
     free(g); free(has); free(edge);
+    return used;
 }
 
 void ib_engine_dfs(ib_subnet_t *ib, sim_t *s, cfg_t *c)
 {
     uint32_t S = s->nswitches;
     uint32_t *mark = xcalloc(s->nports, sizeof *mark), *load = xcalloc(s->nports, sizeof *load);
-    uint32_t *dist = xmalloc(S * sizeof *dist);
+    uint32_t *dist = xmalloc(S * sizeof *dist), *hops = xmalloc(S * sizeof *hops);
     uint8_t *next = xmalloc(S), *done = xcalloc(S, 1);
     heap_t h = { xmalloc((size_t)s->nports * sizeof(uint64_t) + 8), 0 };
     ib_fill_local(ib, s);
@@ -120,7 +140,7 @@ void ib_engine_dfs(ib_subnet_t *ib, sim_t *s, cfg_t *c)
         done[t] = 1;
         memset(mark, 0, s->nports * sizeof *mark);
         for (uint32_t i = 0; i < (1u << ib->lmc); i++) {
-            tree(s, t, mark, load, dist, next, &h);
+            tree(s, t, mark, load, dist, hops, next, &h);
             for (uint32_t w = 0; w < S; w++) {
                 if (next[w] == IB_NO_PORT) continue;
                 mark[s->sw[w].port0 + next[w]]++;
@@ -129,12 +149,12 @@ void ib_engine_dfs(ib_subnet_t *ib, sim_t *s, cfg_t *c)
             }
         }
     }
-    free(mark); free(load); free(dist); free(next); free(done); free(h.a);
+    free(mark); free(load); free(dist); free(hops); free(next); free(done); free(h.a);
     if (ib_check_reach(ib, s, stderr)) cfg_fail(c, K_IB_ENGINE, "dfs-disjoint left the fabric partly unreachable (is it connected?)");
     ib_alloc_sl(ib, s, s->nvc);
     for (uint32_t g = 0; g < s->nports; g++)
         for (uint32_t sl = 0; sl < IB_NSL; sl++) ib->sl2vl[(size_t)g * IB_NSL + sl] = (uint8_t)(sl < s->nvc ? sl : 0);
-    layer(ib, s, c);
+    ib->nvl = layer(ib, s, c);   /* VL = SL = layer < layers used */
     if (s->nvc == 1) {   /* one layer: no SLs needed, the queuing scheme's VC is kept */
         free(ib->sl); free(ib->sl2vl);
         ib->sl = ib->sl2vl = NULL;

@@ -7,7 +7,9 @@
  * route for the LID is given the up port towards it. All routes to a LID
  * therefore converge on one top switch, as D-mod-K's do, with the choice
  * balanced by counters instead of by the digits of the destination. Switches
- * that no route to a LID crosses (not below its top switch) keep no entry.
+ * that no route from a CA to the LID crosses (those not below its top switch)
+ * get an entry too: down towards the CA if it is below them, else the
+ * least-loaded up port, so every table is complete and up-down.
  *
  * dmodk: fattree_dmodk_port() for LID offset 0; offset i rotates the up port
  * chosen at every stage by i (mod K), so the 2^LMC LIDs of a CA use
@@ -64,6 +66,16 @@ void ib_engine_ftree(ib_subnet_t *ib, sim_t *s, cfg_t *c)
             }
             /* lower switches on the chain route down (set above); the rest go up towards the chain */
             for (uint32_t k = 1; k < nc; k++) fill_below(ib, s, ft, chain[k], lid);
+            for (uint32_t v = 0; v < s->nswitches; v++) {
+                if (ib_lft(ib, v, lid) != IB_NO_PORT) continue;
+                uint32_t p = fattree_dmodk_port(ft, v, n);   /* the unique down port if n is below v */
+                if (fattree_is_up(ft, v, p)) {
+                    uint64_t up = 0;
+                    for (uint32_t q = ft->K; q < s->sw[v].nports; q++) up |= (uint64_t)1 << q;
+                    p = ib_pick(s, &ld, v, up, 0);
+                }
+                ib_set(ib, v, lid, p);
+            }
         }
     free(ld.n);
 }
