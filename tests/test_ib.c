@@ -482,3 +482,34 @@ TEST(ib_ftree_balanced_as_dmodk)
         sim_free(&sa); sim_free(&sb); cfg_free(&ca); cfg_free(&cb);
     }
 }
+
+/* Saturated 4x4 torus with 2-packet buffers: minhop's tables (credit loops,
+ * allowed) deadlock and the watchdog reports it; dor's SL-to-VL datelines
+ * never do. */
+TEST(ib_credit_loops_deadlock_and_datelines_do_not)
+{
+    static const char *ini = "[link]\nbandwidth = 16b/5.25ns\ndelay = 0\n[switch]\nrouting_delay = 21ns\narbiter = rr\n"
+                             "[packet]\nmtu = 40B\n[traffic]\nmessage_size = 40B\n[topology]\ntype = torus\nk = 4\nn = 2\n"
+                             "[routing]\nalgorithm = lft\n";
+    const char *loops[] = { "ib.engine=minhop", "ib.allow_credit_loops=true", "switch.buffer=80B", "nic.buffer=80B", "load=1.0",
+                            "time.warmup=0", "time.measure=3ms", "time.deadlock=20us", NULL };
+    expect_deadlock(ini, loops, 1, 0, "lft minhop on a torus");
+    const char *dl[] = { "ib.engine=dor", "switch.vcs=2", "switch.buffer=160B", "nic.buffer=160B", "load=1.0",
+                         "time.warmup=0", "time.measure=3ms", "time.deadlock=20us", NULL };
+    expect_deadlock(ini, dl, 0, 0.2, "lft dor with SL-to-VL datelines");
+}
+
+/* `icnsim --list` names the LFT routing, the ibnetdiscover topology and every engine. */
+TEST(ib_list_names_engines)
+{
+    char cmd[512], out[16384];
+    snprintf(cmd, sizeof cmd, "%s --list", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "--list failed");
+    static const char *names[] = { "lft", "ibnetdiscover", "minhop", "updn", "ftree", "dor", "dfs-disjoint", "dmodk", "file", NULL };
+    for (int i = 0; names[i]; i++) CHECK(strstr(out, names[i]) != NULL, "--list lacks %s", names[i]);
+    snprintf(cmd, sizeof cmd, "%s keys", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "keys failed");
+    static const char *keys[] = { "ib.engine", "ib.lmc", "ib.root", "ib.lft_file", "ib.allow_credit_loops", "ib.net_file",
+                                  "ib.write_net", "ib.write_lfts", "ib.report", NULL };
+    for (int i = 0; keys[i]; i++) CHECK(strstr(out, keys[i]) != NULL, "keys lacks %s", keys[i]);
+}

@@ -81,7 +81,7 @@ for f in "${fabrics[@]}"; do
         done
         for e in $own_engines; do
             vcs=1; extra=
-            case $e in dor) [ "${name#torus}" != "$name" ] && vcs=2 ;; dfs-disjoint) vcs=4 ;; minhop) extra="-s ib.allow_credit_loops=true" ;; esac
+            case $e in dor) [ "${name#torus}" != "$name" ] && vcs=2 ;; dfs-disjoint) vcs=8 ;; minhop) extra="-s ib.allow_credit_loops=true" ;; esac
             if [ "$e" = dmodk ] || [ "$e" = ftree ] || [ "$e" = dor ]; then
                 # icnsim's structured engines need icnsim's own topology: same fabric, same wiring
                 # shellcheck disable=SC2086
