@@ -2,11 +2,12 @@
  * a policy file. */
 #include "net/policy.h"
 #include "cc/cc.h"
+#include "ib/engine.h"
 #include <string.h>
 
-extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh;
+extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh, topo_ibnet;
 extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble, routing_bubble_adaptive, routing_duato,
-    routing_oblivious, routing_adap, routing_afi;
+    routing_oblivious, routing_adap, routing_afi, routing_lft;
 extern const queuing_ops queuing_1q, queuing_dbbm, queuing_vftree, queuing_flow2sl, queuing_voqsw, queuing_vftree_hop, queuing_vftree_pod, queuing_voqnet;
 extern const arbiter_ops arbiter_islip, arbiter_rr;
 extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, pattern_transpose,
@@ -15,8 +16,8 @@ extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scen
     scenario_hs10_4, scenario_hs25_4, scenario_ihs;
 extern const process_ops process_bernoulli, process_poisson;
 
-static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, NULL };
-static const routing_ops *const routings[] = { &routing_dmodk, &routing_oblivious, &routing_adap, &routing_afi, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, NULL };
+static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, &topo_ibnet, NULL };
+static const routing_ops *const routings[] = { &routing_dmodk, &routing_oblivious, &routing_adap, &routing_afi, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, &routing_lft, NULL };
 static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, &queuing_vftree, &queuing_flow2sl, &queuing_voqsw, &queuing_vftree_hop, &queuing_vftree_pod, &queuing_voqnet, NULL };
 static const arbiter_ops *const arbiters[] = { &arbiter_islip, &arbiter_rr, NULL };
 static const pattern_ops *const patterns[] = {
@@ -66,5 +67,7 @@ void registry_list(FILE *f)
     list(f, "injection processes", "traffic.process", (const void *const *)processes);
     list(f, "traffic patterns", "traffic.pattern", (const void *const *)patterns);
     list(f, "hot-spot scenarios", "traffic.scenario", (const void *const *)scenarios);
+    fprintf(f, "InfiniBand routing engines (ib.engine, with routing.algorithm = lft):\n");
+    for (const ib_engine_t *e = ib_engines; e->name; e++) fprintf(f, "  %-12s %s\n", e->name, e->desc);
     cc_list(f);
 }

@@ -9,6 +9,7 @@
 typedef struct topo_ops {
     const char *name, *desc;
     void (*build)(sim_t *s, cfg_t *c);       /* reads its keys, creates switches, nodes, links */
+    void (*cleanup)(sim_t *s);               /* optional: frees what build() hung off topo_data besides the block */
 } topo_ops;
 
 typedef struct routing_ops {
@@ -37,6 +38,8 @@ typedef struct routing_ops {
     /* Nonzero if every route() returns one candidate that depends on the
      * destination and the switch only (a scheme may then look ahead). */
     int deterministic;
+    /* Optional: frees what setup() hung off routing_data besides the block itself. */
+    void (*cleanup)(sim_t *s);
 } routing_ops;
 
 typedef struct queuing_ops {

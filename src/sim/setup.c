@@ -220,6 +220,8 @@ void sim_free(sim_t *s)
     transport_free(s);
     flit_free(s);
     views_free(s);
+    if (s->routing && s->routing->cleanup) s->routing->cleanup(s);
+    if (s->topo && s->topo->cleanup && s->topo_data) s->topo->cleanup(s);
     evq_free(&s->evq);
     for (size_t q = 0; s->srcqs && q < (size_t)s->nnodes * s->nsqs; q++) free(s->srcqs[q].m);
     free(s->srcqs);

@@ -43,8 +43,8 @@ static void build(sim_t *s, cfg_t *c, int torus)
 static void build_torus(sim_t *s, cfg_t *c) { build(s, c, 1); }
 static void build_mesh(sim_t *s, cfg_t *c) { build(s, c, 0); }
 
-const topo_ops topo_torus = { "torus", "k-ary n-cube with wrap-around links (topology.k, topology.n, topology.concentration)", build_torus };
-const topo_ops topo_mesh = { "mesh", "k-ary n-mesh (topology.k, topology.n, topology.concentration)", build_mesh };
+const topo_ops topo_torus = { "torus", "k-ary n-cube with wrap-around links (topology.k, topology.n, topology.concentration)", build_torus, NULL };
+const topo_ops topo_mesh = { "mesh", "k-ary n-mesh (topology.k, topology.n, topology.concentration)", build_mesh, NULL };
 
 const cube_t *cube_get(const sim_t *s)
 {

@@ -78,8 +78,8 @@ static void build(sim_t *s, cfg_t *c, int rlft)
 static void build_rlft(sim_t *s, cfg_t *c) { build(s, c, 1); }
 static void build_ntree(sim_t *s, cfg_t *c) { build(s, c, 0); }
 
-const topo_ops topo_rlft = { "rlft", "Real-Life Fat-Tree: T stages of 2K-port switches, N = 2K^T (topology.k, topology.stages)", build_rlft };
-const topo_ops topo_ntree = { "kary-ntree", "k-ary n-tree: top switches use K ports, N = K^T (topology.k, topology.stages)", build_ntree };
+const topo_ops topo_rlft = { "rlft", "Real-Life Fat-Tree: T stages of 2K-port switches, N = 2K^T (topology.k, topology.stages)", build_rlft, NULL };
+const topo_ops topo_ntree = { "kary-ntree", "k-ary n-tree: top switches use K ports, N = K^T (topology.k, topology.stages)", build_ntree, NULL };
 
 const fattree_t *fattree_get(const sim_t *s)
 {

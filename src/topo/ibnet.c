@@ -1,0 +1,252 @@
+/* topology.type = ibnetdiscover: a fabric from ibnetdiscover output.
+ *
+ * The file has one record per node: a "Switch N "S-<guid>" # "desc" ... lid L
+ * lmc M" or "Ca N "H-<guid>" # "desc"" line, then one line per connected
+ * port: "[p]" (a CA's with "(portguid)"), the peer "\"S-<guid>\"[q]" (a CA
+ * peer's with "(portguid)"), and a comment with the peer's LID and the link's
+ * width and speed ("4xQDR"); a CA port's comment starts with its own "lid L
+ * lmc M". vendid=, devid=, sysimgguid=, switchguid=, caguid= lines and '#'
+ * comments are skipped. Every connected CA port becomes an end node, in file
+ * order; switches keep their file order and their port numbers (IB port p is
+ * icnsim local port p - 1). CA-to-CA links and routers are refused. */
+#include "ibnet.h"
+#include "../net/policy.h"
+#include "../core/util.h"
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const topo_ops topo_ibnet;
+
+typedef struct rnode { int sw; uint64_t guid; uint32_t nports; char *name; } rnode_t;
+typedef struct rport { uint32_t node, port, rport, line; uint64_t rguid, pguid; uint32_t lid; int lmc; char rate[8]; } rport_t;
+
+static const char *fname;
+_Noreturn static void bad(int line, const char *what)
+{
+    fprintf(stderr, "icnsim: %s:%d: %s\n", fname, line, what);
+    exit(2);
+}
+
+/* The first quoted string after p, copied (NULL if none). */
+static char *quoted(const char *p)
+{
+    const char *a = strchr(p, '"');
+    if (!a) return NULL;
+    const char *b = strchr(a + 1, '"');
+    if (!b) return NULL;
+    return strndup(a + 1, (size_t)(b - a - 1));
+}
+
+/* Value after word (" lid ", " lmc ") in s, or -1. */
+static long after(const char *s, const char *word)
+{
+    const char *p = strstr(s, word);
+    return p ? strtol(p + strlen(word), NULL, 0) : -1;
+}
+
+/* "4xQDR"-like token in a comment. */
+static void rate_of(const char *c, char out[8])
+{
+    out[0] = 0;
+    for (const char *p = c; *p; p++)
+        if (isdigit((unsigned char)*p) && p[1] == 'x' && isupper((unsigned char)p[2]) && (p == c || p[-1] == ' ')) {
+            size_t n = 0;
+            while (n < 7 && p[n] && !isspace((unsigned char)p[n])) { out[n] = p[n]; n++; }
+            out[n] = 0;
+            return;
+        }
+}
+
+/* Node id "S-<hex>" / "H-<hex>" at p (after the quote). */
+static int parse_id(const char *p, int *is_sw, uint64_t *guid)
+{
+    if ((p[0] != 'S' && p[0] != 'H') || p[1] != '-') return -1;
+    char *e;
+    *guid = strtoull(p + 2, &e, 16);
+    *is_sw = p[0] == 'S';
+    return e == p + 2 || *e != '"' ? -1 : 0;
+}
+
+static void build(sim_t *s, cfg_t *c)
+{
+    fname = cfg_str(c, K_IB_NET_FILE);
+    if (!*fname) cfg_fail(c, K_IB_NET_FILE, "topology.type = ibnetdiscover needs the fabric file (ib.net_file)");
+    FILE *f = fopen(fname, "r");
+    if (!f) cfg_fail(c, K_IB_NET_FILE, "cannot open '%s'", fname);
+    rnode_t *nd = NULL;
+    rport_t *pt = NULL;
+    uint32_t nn = 0, np = 0, capn = 0, capp = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int ln = 0;
+    while (getline(&line, &cap, f) > 0) {
+        ln++;
+        char *p = line;
+        while (isspace((unsigned char)*p)) p++;
+        p[strcspn(p, "\r\n")] = 0;
+        if (!*p || *p == '#') continue;
+        if (!strncmp(p, "vendid=", 7) || !strncmp(p, "devid=", 6) || !strncmp(p, "sysimgguid=", 11) ||
+            !strncmp(p, "switchguid=", 11) || !strncmp(p, "caguid=", 7) || !strncmp(p, "rtguid=", 7))
+            continue;
+        if (!strncmp(p, "Switch", 6) || !strncmp(p, "Ca", 2)) {
+            int sw = p[0] == 'S';
+            char *e, *q = p + (sw ? 6 : 2);
+            long ports = strtol(q, &e, 10);
+            if (e == q || ports < 1) bad(ln, "expected the port count after 'Switch' or 'Ca'");
+            if (ports > MAX_RADIX) bad(ln, "a switch with more than 64 ports is not supported");
+            char *id = strchr(e, '"');
+            int is_sw;
+            uint64_t guid;
+            if (!id || parse_id(id + 1, &is_sw, &guid) || is_sw != sw) bad(ln, sw ? "expected the switch id \"S-<GUID>\"" : "expected the CA id \"H-<GUID>\"");
+            if (nn == capn) nd = xrealloc(nd, (capn = capn ? 2 * capn : 64) * sizeof *nd);
+            char *cm = strchr(id + 1, '#');
+            nd[nn] = (rnode_t){ sw, guid, (uint32_t)ports, cm ? quoted(cm) : NULL };
+            nn++;
+            continue;
+        }
+        if (!strncmp(p, "Rt", 2)) bad(ln, "routers (Rt) are not supported");
+        if (*p != '[') bad(ln, "expected a node line (Switch, Ca), a port line ([port] \"peer\"[port]) or a vendid=/devid=/...guid= line");
+        if (!nn) bad(ln, "a port line before any Switch or Ca line");
+        char *e;
+        long port = strtol(p + 1, &e, 10);
+        if (e == p + 1 || *e != ']' || port < 1 || port > (long)nd[nn - 1].nports) bad(ln, "expected [port] with a port number within the node's port count");
+        rport_t r = { nn - 1, (uint32_t)port, 0, (uint32_t)ln, 0, 0, 0, -1, "" };
+        e++;
+        if (*e == '[') e = strchr(e, ']') ? strchr(e, ']') + 1 : e;   /* [ext N] */
+        if (*e == '(') r.pguid = strtoull(e + 1, &e, 16), e = strchr(e, ')') ? strchr(e, ')') + 1 : e;
+        char *id = strchr(e, '"');
+        int is_sw;
+        if (!id || parse_id(id + 1, &is_sw, &r.rguid)) bad(ln, "expected the peer's id \"S-<GUID>\" or \"H-<GUID>\" after the port");
+        char *rb = strchr(id + 1, '"') + 1;
+        if (*rb != '[') bad(ln, "expected [port] after the peer's id");
+        r.rport = (uint32_t)strtoul(rb + 1, NULL, 10);
+        if (!r.rport) bad(ln, "expected the peer's port number in [port]");
+        char *cm = strchr(rb, '#');
+        if (cm) {
+            rate_of(cm, r.rate);
+            if (!nd[nn - 1].sw) { r.lid = (uint32_t)(after(cm, "# lid ") > 0 ? after(cm, "# lid ") : 0); r.lmc = (int)after(cm, " lmc "); }
+        }
+        if (np == capp) pt = xrealloc(pt, (capp = capp ? 2 * capp : 256) * sizeof *pt);
+        pt[np++] = r;
+    }
+    free(line);
+    fclose(f);
+    /* switches in file order; CA ports that lead to a switch become nodes */
+    uint32_t S = 0, N = 0;
+    uint32_t *idx = xmalloc((nn + 1) * sizeof *idx);
+    for (uint32_t i = 0; i < nn; i++) idx[i] = nd[i].sw ? S++ : ICN_NIL;
+    if (!S) bad(ln, "the file has no switches");
+    for (uint32_t k = 0; k < np; k++) if (!nd[pt[k].node].sw) N++;
+    if (!N) bad(ln, "the file has no CA port connected to a switch");
+    uint16_t *nps = xmalloc(S * sizeof *nps);
+    for (uint32_t i = 0; i < nn; i++) if (nd[i].sw) nps[idx[i]] = (uint16_t)nd[i].nports;
+    net_alloc(s, S, nps, N);
+    free(nps);
+    ibnet_t *ib = xcalloc(1, sizeof *ib);
+    s->topo_data = ib;
+    ib->sw_guid = xcalloc(S, sizeof(uint64_t));
+    ib->sw_name = xcalloc(S, sizeof(char *));
+    ib->ca_guid = xcalloc(N, sizeof(uint64_t));
+    ib->ca_pguid = xcalloc(N, sizeof(uint64_t));
+    ib->ca_port = xcalloc(N, sizeof(uint32_t));
+    ib->ca_name = xcalloc(N, sizeof(char *));
+    ib->lid = xcalloc(N, sizeof(uint32_t));
+    ib->rate = xcalloc(s->nports, sizeof *ib->rate);
+    ib->lmc = -1;
+    for (uint32_t i = 0; i < nn; i++)
+        if (nd[i].sw) { ib->sw_guid[idx[i]] = nd[i].guid; ib->sw_name[idx[i]] = nd[i].name; nd[i].name = NULL; }
+    int lids_ok = 1;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < np; k++) {
+        rport_t *r = &pt[k];
+        uint32_t peer = ICN_NIL;   /* the switch at the far end */
+        for (uint32_t i = 0; i < nn; i++) if (nd[i].sw && nd[i].guid == r->rguid) { peer = idx[i]; break; }
+        if (nd[r->node].sw) {
+            uint32_t w = idx[r->node], a = sw_port(s, w, r->port - 1);
+            if (peer == ICN_NIL) {   /* a CA: linked from the CA's side; check it is declared */
+                int found = 0;
+                for (uint32_t i = 0; i < nn && !found; i++) found = !nd[i].sw && nd[i].guid == r->rguid;
+                if (!found) bad((int)r->line, "the peer \"H-<GUID>\" is not declared by a Ca record");
+                continue;
+            }
+            if (r->rport > s->sw[peer].nports) bad((int)r->line, "the peer's port number exceeds its port count");
+            uint32_t b = sw_port(s, peer, r->rport - 1);
+            strcpy(ib->rate[a], r->rate);
+            if (s->port[a].peer == b) continue;               /* the other end already linked it */
+            if (s->port[a].peer != ICN_NIL || s->port[b].peer != ICN_NIL)
+                bad((int)r->line, "this link contradicts the peer's own port line (a port wired twice)");
+            net_link(s, a, b);
+        } else {
+            if (peer == ICN_NIL) bad((int)r->line, "a CA port must lead to a switch (\"S-<GUID>\")");
+            if (r->rport > s->sw[peer].nports) bad((int)r->line, "the switch port number exceeds its port count");
+            uint32_t b = sw_port(s, peer, r->rport - 1);
+            if (s->port[b].peer != ICN_NIL) bad((int)r->line, "the switch port is already wired to another port");
+            net_link(s, s->nic[n].port, b);
+            strcpy(ib->rate[b], r->rate);
+            strcpy(ib->rate[s->nic[n].port], r->rate);
+            ib->ca_guid[n] = nd[r->node].guid;
+            ib->ca_pguid[n] = r->pguid ? r->pguid : nd[r->node].guid + r->port;
+            ib->ca_port[n] = r->port;
+            ib->ca_name[n] = nd[r->node].name ? strdup(nd[r->node].name) : NULL;
+            ib->lid[n] = r->lid;
+            if (!r->lid) lids_ok = 0;
+            if (r->lmc >= 0) {
+                if (ib->lmc >= 0 && ib->lmc != r->lmc) bad((int)r->line, "CA ports with different LMCs are not supported");
+                ib->lmc = r->lmc;
+            }
+            n++;
+        }
+    }
+    if (!lids_ok) { free(ib->lid); ib->lid = NULL; }
+    for (uint32_t i = 0; i < nn; i++) free(nd[i].name);
+    free(nd); free(pt); free(idx);
+    for (uint32_t g = 0; g < s->nports; g++) s->port[g].stage = 1;
+    s->radix_k = s->nnodes;
+    s->radix_n = 1;
+}
+
+static void cleanup(sim_t *s)
+{
+    ibnet_t *ib = s->topo_data;
+    for (uint32_t w = 0; w < s->nswitches; w++) free(ib->sw_name[w]);
+    for (uint32_t n = 0; n < s->nnodes; n++) free(ib->ca_name[n]);
+    free(ib->sw_guid); free(ib->sw_name); free(ib->ca_guid); free(ib->ca_pguid); free(ib->ca_port);
+    free(ib->ca_name); free(ib->lid); free(ib->rate);
+}
+
+const topo_ops topo_ibnet = { "ibnetdiscover", "a fabric written by ibnetdiscover (ib.net_file): switches, CAs, GUIDs, LIDs, link rates", build, cleanup };
+
+const ibnet_t *ibnet_get(const sim_t *s) { return s->topo == &topo_ibnet ? s->topo_data : NULL; }
+const uint32_t *ibnet_lids(const sim_t *s) { return ibnet_get(s) ? ibnet_get(s)->lid : NULL; }
+int ibnet_lmc(const sim_t *s) { return ibnet_get(s) ? ibnet_get(s)->lmc : -1; }
+
+uint64_t ibnet_sw_guid(const sim_t *s, uint32_t w) { return ibnet_get(s) ? ibnet_get(s)->sw_guid[w] : 0x0002c90000100000ull + w; }
+uint64_t ibnet_ca_guid(const sim_t *s, uint32_t n) { return ibnet_get(s) ? ibnet_get(s)->ca_guid[n] : 0x0002c90000800000ull + 2ull * n; }
+uint64_t ibnet_ca_pguid(const sim_t *s, uint32_t n) { return ibnet_get(s) ? ibnet_get(s)->ca_pguid[n] : 0x0002c90000800001ull + 2ull * n; }
+uint32_t ibnet_ca_port(const sim_t *s, uint32_t n) { return ibnet_get(s) ? ibnet_get(s)->ca_port[n] : 1; }
+
+const char *ibnet_sw_name(const sim_t *s, uint32_t w, char *buf, size_t n)
+{
+    const ibnet_t *ib = ibnet_get(s);
+    if (ib && ib->sw_name[w]) return ib->sw_name[w];
+    snprintf(buf, n, "sw%u", w);
+    return buf;
+}
+const char *ibnet_ca_name(const sim_t *s, uint32_t n, char *buf, size_t len)
+{
+    const ibnet_t *ib = ibnet_get(s);
+    if (ib && ib->ca_name[n]) return ib->ca_name[n];
+    snprintf(buf, len, "ca%u", n);
+    return buf;
+}
+
+const char *ibnet_rate(const sim_t *s, uint32_t g)
+{
+    const ibnet_t *ib = ibnet_get(s);
+    if (ib && ib->rate[g][0]) return ib->rate[g];
+    double b = s->link_bps;
+    return b >= 200e9 ? "4xHDR" : b >= 100e9 ? "4xEDR" : b >= 56e9 ? "4xFDR" : b >= 40e9 ? "4xQDR" : b >= 20e9 ? "4xDDR" : "4xSDR";
+}

@@ -1,0 +1,515 @@
+/* InfiniBand subnet: LIDs and LMC, LFT routing engines, the credit-loop
+ * check, fabric files (ibnetdiscover topology, OpenSM LFT dump). */
+#include "test.h"
+#include "util.h"
+#include "../src/net/policy.h"
+#include "../src/ib/subnet.h"
+#include "../src/ib/cdg.h"
+#include "../src/ib/engine.h"
+#include "../src/core/util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *bin(void)
+{
+    const char *b = getenv("ICNSIM");
+    return b ? b : "./icnsim";
+}
+
+static const char *ft_ini = "[topology]\ntype = rlft\nk = 2\nstages = 3\n[time]\nwarmup = 5us\nmeasure = 30us\n";
+static const char *torus_ini = "[topology]\ntype = torus\nk = 4\nn = 2\n[time]\nwarmup = 5us\nmeasure = 30us\n";
+static const char *mesh_ini = "[topology]\ntype = mesh\nk = 4\nn = 2\n[time]\nwarmup = 5us\nmeasure = 30us\n";
+
+TEST(ib_lid_lmc_arithmetic)
+{
+    sim_t s;
+    memset(&s, 0, sizeof s);
+    for (uint32_t lmc = 0; lmc <= 7; lmc++) {
+        ib_subnet_t ib;
+        memset(&ib, 0, sizeof ib);
+        s.nnodes = 300;
+        uint32_t bad = 0;
+        int rc = ib_assign_lids(&ib, &s, lmc, NULL, &bad);
+        uint32_t span = 1u << lmc;
+        if ((301u << lmc) - 1 + span > IB_LID_MAX + 1) {   /* the last node's LIDs would pass 0xBFFF */
+            CHECK(rc == -1, "LMC %u: 300 CAs x %u LIDs accepted", lmc, span);
+            ib_free(&ib);
+            continue;
+        }
+        CHECK(rc == 0, "LMC %u refused (node %u)", lmc, bad);
+        for (uint32_t n = 0; n < s.nnodes; n++) {
+            CHECK(ib.base[n] % span == 0 && ib.base[n] > 0, "LMC %u: base %u not aligned", lmc, ib.base[n]);
+            for (uint32_t p = 0; p < 2 * span; p++) {
+                uint32_t d = ib_dlid(&ib, n, p);
+                CHECK(d == ib.base[n] + p % span && ib.owner[d] == n, "LMC %u node %u path %u: DLID %u", lmc, n, p, d);
+            }
+        }
+        CHECK(ib.nlid == (301u << lmc), "LMC %u: table width %u", lmc, ib.nlid);
+        ib_free(&ib);
+    }
+    /* given LIDs: misaligned, overlapping and beyond the unicast range are refused */
+    ib_subnet_t ib;
+    uint32_t bad;
+    s.nnodes = 2;
+    uint32_t mis[2] = { 4, 6 }, ovl[2] = { 4, 4 }, big[2] = { 4, 0xC000 }, ok[2] = { 8, 4 };
+    memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 2, mis, &bad) == -1 && bad == 1, "misaligned accepted"); ib_free(&ib);
+    memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 2, ovl, &bad) == -1, "overlap accepted"); ib_free(&ib);
+    memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 0, big, &bad) == -1 && bad == 1, "LID 0xC000 accepted"); ib_free(&ib);
+    memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 2, ok, &bad) == 0 && ib.owner[9] == 0 && ib.owner[7] == 1, "given LIDs"); ib_free(&ib);
+}
+
+/* Every (switch with CAs, CA LID) route is delivered; for minimal engines
+ * (every LID, or LID offset 0 only) its length is the hop distance. */
+static void check_routes(sim_t *s, const char *label, int minimal_all, int minimal_first, int loops)
+{
+    ib_subnet_t *ib = ib_get(s);
+    CHECK(ib != NULL, "%s: no subnet", label);
+    if (!ib) return;
+    uint16_t *dist = ib_switch_dist(s);
+    uint32_t bad_reach = 0, bad_min = 0;
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        for (uint32_t b = 0; b < s->nnodes; b++)
+            for (uint32_t i = 0; i < (1u << ib->lmc); i++) {
+                uint32_t at, lid = ib_dlid(ib, b, i);
+                int h = ib_walk(ib, s, ib->leaf[a], lid, &at);
+                if (h < 0) { bad_reach++; continue; }
+                if ((minimal_all || (minimal_first && i == 0)) && (uint32_t)h != dist[(size_t)ib->leaf[a] * s->nswitches + ib->leaf[b]] + 1u)
+                    bad_min++;
+            }
+    CHECK(bad_reach == 0, "%s: %u routes not delivered", label, bad_reach);
+    CHECK(bad_min == 0, "%s: %u routes not minimal", label, bad_min);
+    FILE *null = fopen("/dev/null", "w");
+    CHECK(ib_credit_loops(ib, s, null) == loops, "%s: credit loop %s", label, loops ? "not found (minhop closes the rings)" : "in the engine's own tables");
+    fclose(null);
+    free(dist);
+}
+
+TEST(ib_engines_reach_all_pairs_minimal_where_claimed)
+{
+    static const struct { const char **ini; const char *engine, *vcs; int all, first, loops; } cases[] = {
+        { &ft_ini, "minhop", "1", 1, 1, 0 }, { &ft_ini, "updn", "1", 1, 1, 0 }, { &ft_ini, "ftree", "1", 1, 1, 0 },
+        { &ft_ini, "dmodk", "1", 1, 1, 0 }, { &ft_ini, "dfs-disjoint", "4", 0, 1, 0 },
+        { &torus_ini, "dor", "2", 1, 1, 0 }, { &torus_ini, "updn", "1", 0, 0, 0 }, { &torus_ini, "minhop", "1", 1, 1, 1 }, { &torus_ini, "dfs-disjoint", "4", 0, 1, 0 },
+        { &mesh_ini, "dor", "1", 1, 1, 0 }, { &mesh_ini, "minhop", "1", 1, 1, 1 }, { &mesh_ini, "updn", "1", 0, 0, 0 },
+        { &mesh_ini, "dfs-disjoint", "4", 0, 1, 0 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int lmc = 0; lmc <= 2; lmc++) {
+            char e[64], l[32], v[32], label[128];
+            snprintf(e, sizeof e, "ib.engine=%s", cases[k].engine);
+            snprintf(l, sizeof l, "ib.lmc=%d", lmc);
+            snprintf(v, sizeof v, "switch.vcs=%s", cases[k].vcs);
+            const char *sets[] = { "routing.algorithm=lft", e, l, v, "load=0", cases[k].loops ? "ib.allow_credit_loops=true" : NULL, NULL };
+            sim_t s;
+            cfg_t c;
+            tsim_setup(&s, &c, *cases[k].ini, sets);
+            snprintf(label, sizeof label, "%s on %s, LMC %d", cases[k].engine, s.topo->name, lmc);
+            check_routes(&s, label, cases[k].all, cases[k].first, cases[k].loops);
+            sim_free(&s);
+            cfg_free(&c);
+        }
+}
+
+/* dfs-disjoint: with LMC 2 on a torus (4 links per switch), no pair has all
+ * its paths on one first link, a quarter leave by 4 different links, and
+ * path 1 shares no link with path 0 for three pairs in four. Paths of one
+ * DLID form a tree and detours are bounded, so full disjointness of all 4
+ * paths is not reached for every pair; the figures are printed. */
+TEST(ib_dfs_disjoint_paths_are_disjoint)
+{
+    const char *sets[] = { "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2", "switch.vcs=4", "load=0", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, torus_ini, sets);
+    ib_subnet_t *ib = ib_get(&s);
+    uint32_t pairs = 0, first4 = 0, disj01 = 0, all4 = 0, nsame = 0;
+    uint8_t *used = xmalloc(s.nports);
+    for (uint32_t a = 0; a < s.nnodes; a++)
+        for (uint32_t b = 0; b < s.nnodes; b++) {
+            if (ib->leaf[a] == ib->leaf[b]) continue;
+            memset(used, 0, s.nports);
+            uint64_t firsts = 0;
+            int ok01 = 1, ok = 1;
+            for (uint32_t i = 0; i < 4; i++) {
+                uint32_t w = ib->leaf[a], lid = ib_dlid(ib, b, i);
+                firsts |= (uint64_t)1 << ib_lft(ib, w, lid);
+                while (!(w & NIC_BIT)) {
+                    uint32_t g = s.sw[w].port0 + ib_lft(ib, w, lid);
+                    if (used[g] && !(s.port[s.port[g].peer].dev & NIC_BIT)) { ok = 0; if (i == 1) ok01 = 0; }   /* the CA's own link is shared */
+                    used[g] = 1;
+                    w = s.port[s.port[g].peer].dev;
+                }
+            }
+            pairs++;
+            first4 += __builtin_popcountll(firsts) == 4;
+            nsame += __builtin_popcountll(firsts) == 1;
+            disj01 += (uint32_t)ok01;
+            all4 += (uint32_t)ok;
+        }
+    printf("       dfs-disjoint, 4x4 torus, LMC 2, %u pairs: 4 different first links %u, one first link %u, path 1 disjoint from path 0 %u, all 4 disjoint %u\n",
+           pairs, first4, nsame, disj01, all4);
+    CHECK(nsame == 0, "%u pairs have all paths on one first link", nsame);
+    CHECK(first4 * 4 >= pairs, "only %u of %u pairs leave by 4 different links", first4, pairs);
+    CHECK(disj01 * 4 >= pairs * 3, "only %u of %u pairs have path 1 disjoint from path 0", disj01, pairs);
+    free(used);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+static int same_result(const result_t *a, const result_t *b)
+{
+    return a->accepted == b->accepted && a->offered == b->offered && a->lat_mean == b->lat_mean && a->lat_max == b->lat_max &&
+           a->net_mean == b->net_mean && a->net_p99 == b->net_p99 && a->avg_hops == b->avg_hops && a->delivered == b->delivered &&
+           a->generated == b->generated && a->in_network == b->in_network && a->node_min == b->node_min;
+}
+
+/* LFT-driven runs against the direct routings: byte-identical for D-mod-K
+ * and mesh DOR (same ports, same VCs); for the torus the same routes with a
+ * different dateline rule (VL from the SL's wrap bit instead of "has wrapped
+ * yet"), so statistically equal. */
+TEST(ib_lft_runs_match_direct_routings)
+{
+    static const char *loads[] = { "load=0.3", "load=0.9" };
+    for (int i = 0; i < 2; i++) {
+        result_t a, b;
+        const char *d1[] = { "routing.algorithm=dmodk", loads[i], "traffic.scenario=hs10-1", NULL };
+        const char *d2[] = { "routing.algorithm=lft", "ib.engine=dmodk", loads[i], "traffic.scenario=hs10-1", NULL };
+        tsim_run_checked(ft_ini, d1, &a);
+        tsim_run_checked(ft_ini, d2, &b);
+        CHECK(same_result(&a, &b), "dmodk direct vs LFT at %s: accepted %.6f / %.6f, latency %.3f / %.3f", loads[i], a.accepted, b.accepted, a.lat_mean, b.lat_mean);
+        const char *m1[] = { "routing.algorithm=dor", loads[i], NULL };
+        const char *m2[] = { "routing.algorithm=lft", "ib.engine=dor", loads[i], NULL };
+        tsim_run_checked(mesh_ini, m1, &a);
+        tsim_run_checked(mesh_ini, m2, &b);
+        CHECK(same_result(&a, &b), "mesh dor direct vs LFT at %s: accepted %.6f / %.6f", loads[i], a.accepted, b.accepted);
+    }
+    result_t a, b;
+    const char *t1[] = { "routing.algorithm=dor-dateline", "routing.tie=plus", "switch.vcs=2", "load=0.4", "time.measure=300us", NULL };
+    const char *t2[] = { "routing.algorithm=lft", "ib.engine=dor", "switch.vcs=2", "load=0.4", "time.measure=300us", NULL };
+    tsim_run_checked(torus_ini, t1, &a);
+    tsim_run_checked(torus_ini, t2, &b);
+    printf("       4x4 torus, load 0.4: dor-dateline accepted %.4f latency %.1f ns hops %.4f; lft dor %.4f %.1f ns %.4f\n",
+           a.accepted, a.lat_mean, a.avg_hops, b.accepted, b.lat_mean, b.avg_hops);
+    CHECK(fabs(a.accepted - b.accepted) < 0.01, "torus accepted %.4f vs %.4f", a.accepted, b.accepted);
+    CHECK(fabs(a.avg_hops - b.avg_hops) < 0.02, "torus hops %.4f vs %.4f (same routes)", a.avg_hops, b.avg_hops);
+    CHECK(fabs(a.lat_mean / b.lat_mean - 1) < 0.05, "torus latency %.1f vs %.1f", a.lat_mean, b.lat_mean);
+}
+
+/* The credit-loop check finds planted cycles and passes the engines' own
+ * tables; breaking an engine's VL rule makes it fire. */
+TEST(ib_credit_loop_check)
+{
+    sim_t s;
+    cfg_t c;
+    /* planted: minhop on a torus closes the rings */
+    const char *mh[] = { "routing.algorithm=lft", "ib.engine=minhop", "ib.allow_credit_loops=true", "load=0", NULL };
+    tsim_setup(&s, &c, torus_ini, mh);
+    CHECK(ib_credit_loops(ib_get(&s), &s, stderr) == 1, "minhop on a torus: no credit loop found");
+    sim_free(&s); cfg_free(&c);
+    /* dor on a torus passes; with the SL-to-VL tables flattened (one VL) it must not */
+    const char *dor[] = { "routing.algorithm=lft", "ib.engine=dor", "switch.vcs=2", "load=0", NULL };
+    tsim_setup(&s, &c, torus_ini, dor);
+    ib_subnet_t *ib = ib_get(&s);
+    CHECK(ib_credit_loops(ib, &s, stderr) == 0, "dor with datelines: loop reported");
+    memset(ib->sl2vl, 0, (size_t)s.nports * IB_NSL);
+    CHECK(ib_credit_loops(ib, &s, stderr) == 1, "dor with every VL 0: no loop found");
+    sim_free(&s); cfg_free(&c);
+    /* dfs-disjoint's layers pass; putting every route on layer 0 must not */
+    const char *dfs[] = { "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2", "switch.vcs=4", "load=0", NULL };
+    tsim_setup(&s, &c, torus_ini, dfs);
+    ib = ib_get(&s);
+    CHECK(ib->sl != NULL, "dfs-disjoint on a torus with LMC 2 needs no VL layers?");
+    if (ib->sl) {
+        CHECK(ib_credit_loops(ib, &s, stderr) == 0, "dfs-disjoint layers: loop reported");
+        memset(ib->sl, 0, (size_t)s.nswitches * ib->nlid);
+        CHECK(ib_credit_loops(ib, &s, stderr) == 1, "dfs-disjoint on one layer: no loop found");
+    }
+    sim_free(&s); cfg_free(&c);
+    /* a small hand-made cycle in a CDG */
+    const char *ft0[] = { "routing.algorithm=lft", "ib.engine=updn", "load=0", NULL };
+    tsim_setup(&s, &c, ft_ini, ft0);
+    cdg_t g;
+    cdg_init(&g, &s, 1);
+    uint32_t cyc[8];
+    CHECK(cdg_cycle(&g, &s, cyc, 8) == 0, "empty CDG has a cycle");
+    /* leaf 0 up port 2 -> stage-2 switch; its down port back to leaf 0 -> leaf 0's same up port: a 2-cycle */
+    uint32_t up = s.sw[0].port0 + 2, peer = s.port[up].peer, w2 = s.port[peer].dev;
+    cdg_add(&g, up, 0, s.port[peer].local, 0);
+    CHECK(cdg_cycle(&g, &s, cyc, 8) == 0, "one edge makes a cycle");
+    cdg_add(&g, s.sw[w2].port0 + s.port[peer].local, 0, 2, 0);
+    CHECK(cdg_cycle(&g, &s, cyc, 8) == 2, "planted 2-cycle not found");
+    cdg_free(&g);
+    sim_free(&s); cfg_free(&c);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The CLI refuses credit loops (exit 2, cycle printed) unless asked, bad LMCs
+ * and LFTs that do not deliver, naming the key or file and line. */
+TEST(ib_cli_errors)
+{
+    char cmd[4096], out[16384];
+    char ini[] = "/tmp/icnsim-ib-XXXXXX";
+    int fd = mkstemp(ini);
+    close(fd);
+    write_text(ini, "[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = lft\n[time]\nmeasure = 5us\n");
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=minhop -o /tmp/icnsim-ib-out", bin(), ini);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "credit loop") && strstr(out, "ib.allow_credit_loops"), "credit loop: %s", out);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=minhop -s ib.allow_credit_loops=true -s load=0.05 -o /tmp/icnsim-ib-out", bin(), ini);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "credit loop"), "allowed credit loop: %s", out);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s ib.lmc=8 -o /tmp/icnsim-ib-out", bin(), ini);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lmc"), "LMC 8: %s", out);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s topology.k=16 -s topology.concentration=16 -s ib.lmc=7 -o /tmp/icnsim-ib-out", bin(), ini);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lmc") && strstr(out, "0xBFFF"), "LID space overflow: %s", out);
+    /* an LFT dump that misses a destination */
+    char lft[] = "/tmp/icnsim-ib-lft-XXXXXX";
+    fd = mkstemp(lft);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s ib.write_lfts=%s -s load=0 -o /tmp/icnsim-ib-out", bin(), ini, lft);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "write lfts: %s", out);
+    snprintf(cmd, sizeof cmd, "sed -i '/^0x0005 /d' %s", lft);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "sed");
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=file -s ib.lft_file=%s -s switch.vcs=2 -o /tmp/icnsim-ib-out", bin(), ini, lft);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lft_file") && strstr(out, "0x0005"), "LFT without LID 5: %s", out);
+    unlink(ini);
+    unlink(lft);
+}
+
+/* icnsim writes a fabric and its LFTs; reading both back gives the same
+ * tables, LIDs and a byte-identical run. */
+TEST(ib_files_round_trip)
+{
+    char net[] = "/tmp/icnsim-ib-net-XXXXXX", lft[] = "/tmp/icnsim-ib-lft-XXXXXX";
+    close(mkstemp(net));
+    close(mkstemp(lft));
+    char wn[128], wl[128], rn[128], rl[128];
+    snprintf(wn, sizeof wn, "ib.write_net=%s", net);
+    snprintf(wl, sizeof wl, "ib.write_lfts=%s", lft);
+    snprintf(rn, sizeof rn, "ib.net_file=%s", net);
+    snprintf(rl, sizeof rl, "ib.lft_file=%s", lft);
+    static const struct { const char **ini; const char *engine, *lmc, *vcs; } cases[] = {
+        { &ft_ini, "ftree", "ib.lmc=0", "switch.vcs=1" }, { &ft_ini, "updn", "ib.lmc=2", "switch.vcs=1" },
+        { &mesh_ini, "dor", "ib.lmc=1", "switch.vcs=1" },
+    };
+    for (int k = 0; k < 3; k++) {
+        char e[64];
+        snprintf(e, sizeof e, "ib.engine=%s", cases[k].engine);
+        const char *w[] = { "routing.algorithm=lft", e, cases[k].lmc, cases[k].vcs, wn, wl, "load=0.3", NULL };
+        sim_t a, b;
+        cfg_t ca, cb;
+        tsim_setup(&a, &ca, *cases[k].ini, w);
+        const char *r[] = { "topology.type=ibnetdiscover", rn, "routing.algorithm=lft", "ib.engine=file", rl, cases[k].vcs, "load=0.3", NULL };
+        tsim_setup(&b, &cb, "[time]\nwarmup = 5us\nmeasure = 30us\n", r);
+        ib_subnet_t *x = ib_get(&a), *y = ib_get(&b);
+        CHECK(a.nswitches == b.nswitches && a.nnodes == b.nnodes && a.nports == b.nports, "%s: sizes differ", cases[k].engine);
+        CHECK(x->lmc == y->lmc && x->nlid == y->nlid && !memcmp(x->base, y->base, a.nnodes * sizeof *x->base), "%s: LIDs differ", cases[k].engine);
+        uint32_t diff = 0;
+        for (uint32_t sw = 0; sw < a.nswitches; sw++)
+            for (uint32_t lid = 1; lid < x->nlid; lid++)
+                if (x->owner[lid] != ICN_NIL && ib_lft(x, sw, lid) != ib_lft(y, sw, lid)) diff++;
+        CHECK(diff == 0, "%s: %u LFT entries differ after the round trip", cases[k].engine, diff);
+        int links = 0;
+        for (uint32_t g = 0; g < a.nports; g++) links += a.port[g].peer != b.port[g].peer;
+        CHECK(links == 0, "%s: %d ports wired differently", cases[k].engine, links);
+        sim_run(&a);
+        sim_run(&b);
+        result_t ra, rb;
+        result_compute(&a, &ra);
+        result_compute(&b, &rb);
+        CHECK(same_result(&ra, &rb), "%s: runs differ: %.6f / %.6f", cases[k].engine, ra.accepted, rb.accepted);
+        sim_free(&a); sim_free(&b); cfg_free(&ca); cfg_free(&cb);
+    }
+    unlink(net);
+    unlink(lft);
+}
+
+/* Files written by hand from the documented formats: an ibnetdiscover
+ * fabric (two 8-port switches, three CAs, LIDs and LMC 1 from the comments)
+ * and tables in dump_lfts' format (switch LIDs and extra lines ignored). */
+TEST(ib_files_hand_written)
+{
+    static const char *fabric =
+        "#\n# Topology file: generated by hand\n#\n\n"
+        "vendid=0x2c9\ndevid=0xb924\nsysimgguid=0x8f10400411f56\nswitchguid=0x8f10400411f56(8f10400411f56)\n"
+        "Switch\t8 \"S-0008f10400411f56\"\t\t# \"leaf A\" base port 0 lid 16 lmc 0\n"
+        "[1]\t\"H-0008f10403961354\"[1](8f10403961355) \t\t# \"node1 HCA-1\" lid 2 4xQDR\n"
+        "[2]\t\"H-0008f10403961358\"[1](8f10403961359) \t\t# \"node2 HCA-1\" lid 4 4xQDR\n"
+        "[7]\t\"S-0008f10400411f99\"[8]\t\t# \"leaf B\" lid 17 4xQDR\n\n"
+        "switchguid=0x8f10400411f99(8f10400411f99)\n"
+        "Switch\t8 \"S-0008f10400411f99\"\t\t# \"leaf B\" base port 0 lid 17 lmc 0\n"
+        "[3]\t\"H-0008f1040396135c\"[1](8f1040396135d) \t\t# \"node3 HCA-1\" lid 6 4xQDR\n"
+        "[8]\t\"S-0008f10400411f56\"[7]\t\t# \"leaf A\" lid 16 4xQDR\n\n"
+        "caguid=0x8f10403961354\nCa\t2 \"H-0008f10403961354\"\t\t# \"node1 HCA-1\"\n"
+        "[1](8f10403961355) \t\"S-0008f10400411f56\"[1]\t\t# lid 2 lmc 1 \"leaf A\" lid 16 4xQDR\n\n"
+        "Ca\t2 \"H-0008f10403961358\"\t\t# \"node2 HCA-1\"\n"
+        "[1](8f10403961359) \t\"S-0008f10400411f56\"[2]\t\t# lid 4 lmc 1 \"leaf A\" lid 16 4xQDR\n\n"
+        "Ca\t1 \"H-0008f1040396135c\"\t\t# \"node3 HCA-1\"\n"
+        "[1](8f1040396135d) \t\"S-0008f10400411f99\"[3]\t\t# lid 6 lmc 1 \"leaf B\" lid 17 4xQDR\n";
+    static const char *tables =
+        "Unicast lids [0x0-0x11] of switch DR path slid 0; dlid 0; 0 guid 0x0008f10400411f56 (leaf A):\n"
+        "  Lid  Out   Destination\n       Port     Info \n"
+        "0x0002 001 : (Channel Adapter portguid 0x0008f10403961355: 'node1 HCA-1')\n"
+        "0x0003 001 : (Channel Adapter portguid 0x0008f10403961355: 'node1 HCA-1')\n"
+        "0x0004 002 : (Channel Adapter portguid 0x0008f10403961359: 'node2 HCA-1')\n"
+        "0x0005 002 : (Channel Adapter portguid 0x0008f10403961359: 'node2 HCA-1')\n"
+        "0x0006 007 : (Channel Adapter portguid 0x0008f1040396135d: 'node3 HCA-1')\n"
+        "0x0007 007 : (Channel Adapter portguid 0x0008f1040396135d: 'node3 HCA-1')\n"
+        "0x0010 000 : (Switch portguid 0x0008f10400411f56: 'leaf A')\n"
+        "0x0011 007 : (Switch portguid 0x0008f10400411f99: 'leaf B')\n"
+        "8 valid lids dumped \n"
+        "Unicast lids [0x0-0x11] of switch DR path slid 0; dlid 0; 0,7 guid 0x0008f10400411f99 (leaf B):\n"
+        "0x0002 008 : (Channel Adapter portguid 0x0008f10403961355: 'node1 HCA-1')\n"
+        "0x0003 008 : (Channel Adapter portguid 0x0008f10403961355: 'node1 HCA-1')\n"
+        "0x0004 008 : (Channel Adapter portguid 0x0008f10403961359: 'node2 HCA-1')\n"
+        "0x0005 008 : (Channel Adapter portguid 0x0008f10403961359: 'node2 HCA-1')\n"
+        "0x0006 003 : (Channel Adapter portguid 0x0008f1040396135d: 'node3 HCA-1')\n"
+        "0x0007 003 : (Channel Adapter portguid 0x0008f1040396135d: 'node3 HCA-1')\n"
+        "6 valid lids dumped \n";
+    char net[] = "/tmp/icnsim-ib-net-XXXXXX", lft[] = "/tmp/icnsim-ib-lft-XXXXXX";
+    close(mkstemp(net));
+    close(mkstemp(lft));
+    write_text(net, fabric);
+    write_text(lft, tables);
+    char rn[128], rl[128];
+    snprintf(rn, sizeof rn, "ib.net_file=%s", net);
+    snprintf(rl, sizeof rl, "ib.lft_file=%s", lft);
+    const char *sets[] = { "topology.type=ibnetdiscover", rn, "routing.algorithm=lft", "ib.engine=file", rl, "load=0.2", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, "[time]\nwarmup = 5us\nmeasure = 30us\n", sets);
+    ib_subnet_t *ib = ib_get(&s);
+    CHECK(s.nswitches == 2 && s.nnodes == 3 && s.sw[0].nports == 8, "fabric: %u switches, %u CAs", s.nswitches, s.nnodes);
+    CHECK(ib->lmc == 1 && ib->base[0] == 2 && ib->base[1] == 4 && ib->base[2] == 6, "LIDs from the file");
+    CHECK(ib_lft(ib, 1, 3) == 7 && ib_lft(ib, 0, 7) == 6, "LFT entries (IB port 8 = local 7)");
+    CHECK(s.port[s.sw[0].port0 + 6].peer == s.sw[1].port0 + 7, "the switch link is port 7 to port 8");
+    check_routes(&s, "hand-written files", 1, 1, 0);
+    sim_free(&s);
+    cfg_free(&c);
+    result_t r;
+    CHECK(tsim_run_checked("[time]\nwarmup = 5us\nmeasure = 30us\n", sets, &r) == 0 && r.delivered > 0, "run over the files");
+    unlink(net);
+    unlink(lft);
+}
+
+/* Malformed files: exit status 2 and a message naming file and line. */
+TEST(ib_files_malformed)
+{
+    static const struct { const char *net, *lft, *want; } cases[] = {
+        { "Switch\tx \"S-01\"\n", NULL, ":1: expected the port count" },
+        { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\nbogus line\n", NULL, ":6: expected a node line" },
+        { "Switch\t4 \"S-01\"\n[9]\t\"H-02\"[1]\n", NULL, ":2: expected [port] with a port number within" },
+        { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
+          "Unicast lids [0-1] of switch Lid 2 guid 0x0000000000000001 ('s'):\n0x0001 00x\n", ":2: expected '0x<LID> <port>'" },
+        { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
+          "Unicast lids [0-1] of switch Lid 2 guid 0x0000000000000009 ('s'):\n", ":1: no switch of the topology has this GUID" },
+        { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
+          "0x0001 001\n", ":1: an entry before any" },
+        { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
+          "Unicast lids [0-1] of switch Lid 2 guid 0x0000000000000001 ('s'):\n0x0001 007\n", ":2: a CA LID must leave by a port" },
+    };
+    char net[] = "/tmp/icnsim-ib-net-XXXXXX", lft[] = "/tmp/icnsim-ib-lft-XXXXXX", ini[] = "/tmp/icnsim-ib-ini-XXXXXX";
+    close(mkstemp(net));
+    close(mkstemp(lft));
+    close(mkstemp(ini));
+    write_text(ini, "[topology]\ntype = ibnetdiscover\n[routing]\nalgorithm = lft\n[ib]\nengine = file\n[time]\nmeasure = 5us\n");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        write_text(net, cases[k].net);
+        write_text(lft, cases[k].lft ? cases[k].lft : "");
+        char cmd[1024], out[8192];
+        snprintf(cmd, sizeof cmd, "%s run %s -s ib.net_file=%s -s ib.lft_file=%s -o /tmp/icnsim-ib-out", bin(), ini, net, lft);
+        int rc = run_cmd(cmd, out, sizeof out);
+        const char *file = cases[k].lft ? lft : net;
+        CHECK(rc == 2 && strstr(out, file) && strstr(out, cases[k].want), "case %zu: exit %d, want 2 and '%s%s': %s", k, rc, file, cases[k].want, out);
+    }
+    unlink(net); unlink(lft); unlink(ini);
+}
+
+/* Same configuration, same tables and results. */
+TEST(ib_determinism)
+{
+    const char *sets[] = { "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2", "switch.vcs=4", "load=0.5", NULL };
+    result_t a, b;
+    tsim_run_checked(torus_ini, sets, &a);
+    tsim_run_checked(torus_ini, sets, &b);
+    CHECK(same_result(&a, &b), "two runs differ: %.6f / %.6f", a.accepted, b.accepted);
+    CHECK(a.delivered > 0, "nothing delivered");
+}
+
+/* ftree against D-mod-K on a 3-stage RLFT (K = 3): both minimal, and every
+ * inter-switch port carries as many LIDs under one as under the other
+ * (balanced); how many entries differ is printed. */
+TEST(ib_ftree_balanced_as_dmodk)
+{
+    static const char *ini = "[topology]\ntype = rlft\nk = 3\nstages = 3\n";
+    for (int lmc = 0; lmc <= 1; lmc++) {
+        char l[16];
+        snprintf(l, sizeof l, "ib.lmc=%d", lmc);
+        const char *a[] = { "routing.algorithm=lft", "ib.engine=ftree", l, "load=0", NULL };
+        const char *b[] = { "routing.algorithm=lft", "ib.engine=dmodk", l, "load=0", NULL };
+        sim_t sa, sb;
+        cfg_t ca, cb;
+        tsim_setup(&sa, &ca, ini, a);
+        tsim_setup(&sb, &cb, ini, b);
+        ib_subnet_t *x = ib_get(&sa), *y = ib_get(&sb);
+        uint32_t *na = xcalloc(sa.nports, sizeof *na), *nb = xcalloc(sa.nports, sizeof *nb), diff = 0, total = 0, unequal = 0;
+        for (uint32_t w = 0; w < sa.nswitches; w++)
+            for (uint32_t lid = 1; lid < x->nlid; lid++) {
+                if (x->owner[lid] == ICN_NIL) continue;
+                total++;
+                diff += ib_lft(x, w, lid) != ib_lft(y, w, lid);
+                na[sa.sw[w].port0 + ib_lft(x, w, lid)]++;
+                nb[sa.sw[w].port0 + ib_lft(y, w, lid)]++;
+            }
+        uint32_t maxa = 0, maxb = 0;
+        for (uint32_t g = 0; g < sa.nports; g++) {
+            if (sa.port[g].dev & NIC_BIT) continue;
+            if (na[g] > maxa) maxa = na[g];
+            if (nb[g] > maxb) maxb = nb[g];
+            unequal += na[g] != nb[g];
+        }
+        printf("       RLFT K=3 T=3, LMC %d: ftree and D-mod-K differ in %u of %u LFT entries; LIDs per port max %u / %u, ports with different counts %u\n",
+               lmc, diff, total, maxa, maxb, unequal);
+        CHECK(maxa == maxb && unequal == 0, "LMC %d: ftree's per-port LID counts differ from D-mod-K's on %u ports", lmc, unequal);
+        check_routes(&sa, "ftree", 1, 1, 0);
+        free(na); free(nb);
+        sim_free(&sa); sim_free(&sb); cfg_free(&ca); cfg_free(&cb);
+    }
+}
+
+/* Saturated 4x4 torus with 2-packet buffers: minhop's tables (credit loops,
+ * allowed) deadlock and the watchdog reports it; dor's SL-to-VL datelines
+ * never do. */
+TEST(ib_credit_loops_deadlock_and_datelines_do_not)
+{
+    static const char *ini = "[link]\nbandwidth = 16b/5.25ns\ndelay = 0\n[switch]\nrouting_delay = 21ns\narbiter = rr\n"
+                             "[packet]\nmtu = 40B\n[traffic]\nmessage_size = 40B\n[topology]\ntype = torus\nk = 4\nn = 2\n"
+                             "[routing]\nalgorithm = lft\n";
+    const char *loops[] = { "ib.engine=minhop", "ib.allow_credit_loops=true", "switch.buffer=80B", "nic.buffer=80B", "load=1.0",
+                            "time.warmup=0", "time.measure=3ms", "time.deadlock=20us", NULL };
+    expect_deadlock(ini, loops, 1, 0, "lft minhop on a torus");
+    const char *dl[] = { "ib.engine=dor", "switch.vcs=2", "switch.buffer=160B", "nic.buffer=160B", "load=1.0",
+                         "time.warmup=0", "time.measure=3ms", "time.deadlock=20us", NULL };
+    expect_deadlock(ini, dl, 0, 0.2, "lft dor with SL-to-VL datelines");
+}
+
+/* `icnsim --list` names the LFT routing, the ibnetdiscover topology and every engine. */
+TEST(ib_list_names_engines)
+{
+    char cmd[512], out[16384];
+    snprintf(cmd, sizeof cmd, "%s --list", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "--list failed");
+    static const char *names[] = { "lft", "ibnetdiscover", "minhop", "updn", "ftree", "dor", "dfs-disjoint", "dmodk", "file", NULL };
+    for (int i = 0; names[i]; i++) CHECK(strstr(out, names[i]) != NULL, "--list lacks %s", names[i]);
+    snprintf(cmd, sizeof cmd, "%s keys", bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "keys failed");
+    static const char *keys[] = { "ib.engine", "ib.lmc", "ib.root", "ib.lft_file", "ib.allow_credit_loops", "ib.net_file",
+                                  "ib.write_net", "ib.write_lfts", "ib.report", NULL };
+    for (int i = 0; keys[i]; i++) CHECK(strstr(out, keys[i]) != NULL, "keys lacks %s", keys[i]);
+}
