@@ -120,6 +120,7 @@ void flow_maybe_free(sim_t *s, uint32_t f)
     tnode_t *tn = &t->node[fl->node];
     ht_del(tn, fl->dst);
     tn->nflows--;
+    tn->held_waits = 0;
     t->flows_live--;
     fl->next = t->flow_free;
     t->flow_free = f;
@@ -216,6 +217,7 @@ static void pull(sim_t *s, uint32_t n)
     nic_t *c = &s->nic[n];
     transport_t *t = s->tp;
     tnode_t *tn = &t->node[n];
+    if (tn->held_waits) return;   /* nothing changes until a flow ends */
     for (;;) {
         if (!tn->held.left) {
             if (c->next_gen > s->now || c->next_gen >= s->end) return;
@@ -225,7 +227,7 @@ static void pull(sim_t *s, uint32_t n)
         }
         uint32_t f = ht_find(tn, tn->held.dst);
         if (f == ICN_NIL) {
-            if (tn->nflows >= t->max_flows) return;   /* waits for a flow to end */
+            if (tn->nflows >= t->max_flows) { tn->held_waits = 1; return; }
             f = flow_get(s, n, tn->held.dst);
         }
         flow_t *fl = &t->flow[f];

@@ -62,6 +62,7 @@ typedef struct tnode {
     ctrl_t *cq;               /* control packets to send, FIFO ring */
     uint32_t cq_head, cq_n, cq_cap;
     srcmsg_t held;            /* the next message, waiting for a flow (held.left = 0: none) */
+    uint8_t held_waits;       /* held has no flow and the node has nic.flows: wait for one to end */
 } tnode_t;
 
 /* The congestion control a transport's sources obey (src/cc/ sets it). */
