@@ -59,6 +59,20 @@ void *xrealloc(void *p, size_t n)
     return p;
 }
 
+void *ring_grow(void *buf, uint32_t *head, uint32_t *cap, size_t elem)
+{
+    uint32_t n = *cap, nc = n ? 2 * n : 4;
+    char *b = xmalloc((size_t)nc * elem);
+    if (n) {   /* the entries from head to the end, then those before it */
+        memcpy(b, (char *)buf + (size_t)*head * elem, (size_t)(n - *head) * elem);
+        memcpy(b + (size_t)(n - *head) * elem, buf, (size_t)*head * elem);
+    }
+    free(buf);
+    *head = 0;
+    *cap = nc;
+    return b;
+}
+
 char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;

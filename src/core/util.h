@@ -15,6 +15,10 @@ char *xstrdup(const char *s);
  * block asks for transparent huge pages (a hint that never changes results). */
 void *xaligned_alloc(size_t align, size_t n);
 
+/* A full ring buffer of `elem`-byte entries (cap of them, the first at
+ * *head) doubled (4 if empty), unrolled so the first entry is at 0. */
+void *ring_grow(void *buf, uint32_t *head, uint32_t *cap, size_t elem);
+
 /* Internal error (a bug or resource exhaustion): message and exit status 1. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A file could not be read or written: "icnsim: PATH: reason", exit status 1. */

@@ -131,15 +131,7 @@ static void srcq_pull(sim_t *s, uint32_t n)
             c->msg_left = 0;
             continue;
         }
-        if (q->n == q->cap) {   /* grow the ring, unrolled to start at 0 */
-            uint32_t cap = q->cap ? 2 * q->cap : 4;
-            srcmsg_t *m = xmalloc(cap * sizeof *m);
-            for (uint32_t k = 0; k < q->n; k++) m[k] = q->m[(q->head + k) % q->cap];
-            free(q->m);
-            q->m = m;
-            q->head = 0;
-            q->cap = cap;
-        }
+        if (q->n == q->cap) q->m = ring_grow(q->m, &q->head, &q->cap, sizeof *q->m);
         q->m[(q->head + q->n++) % q->cap] = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id };
         if (q->n == 1) srcq_head_cache(s, q);
         c->msg_left = 0;

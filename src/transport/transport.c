@@ -239,15 +239,7 @@ static void pull(sim_t *s, uint32_t n)
             flow_maybe_free(s, f);
             continue;
         }
-        if (fl->n == fl->cap) {
-            uint32_t cap = fl->cap ? 2 * fl->cap : 4;
-            srcmsg_t *m = xmalloc(cap * sizeof *m);
-            for (uint32_t k = 0; k < fl->n; k++) m[k] = fl->m[(fl->head + k) % fl->cap];
-            free(fl->m);
-            fl->m = m;
-            fl->head = 0;
-            fl->cap = cap;
-        }
+        if (fl->n == fl->cap) fl->m = ring_grow(fl->m, &fl->head, &fl->cap, sizeof *fl->m);
         fl->m[(fl->head + fl->n++) % fl->cap] = msg;
         if (fl->n == 1) schedule(s, f);
     }
@@ -368,15 +360,7 @@ static int transport_deliver(sim_t *s, uint32_t id)
     }
     if (p->flags & PKT_FECN) {   /* return a BECN in a CNP, on the VC the packet came on */
         tnode_t *tn = &t->node[p->dst];
-        if (tn->cq_n == tn->cq_cap) {
-            uint32_t cap = tn->cq_cap ? 2 * tn->cq_cap : 4;
-            ctrl_t *q = xmalloc(cap * sizeof *q);
-            for (uint32_t k = 0; k < tn->cq_n; k++) q[k] = tn->cq[(tn->cq_head + k) % tn->cq_cap];
-            free(tn->cq);
-            tn->cq = q;
-            tn->cq_head = 0;
-            tn->cq_cap = cap;
-        }
+        if (tn->cq_n == tn->cq_cap) tn->cq = ring_grow(tn->cq, &tn->cq_head, &tn->cq_cap, sizeof *tn->cq);
         tn->cq[(tn->cq_head + tn->cq_n++) % tn->cq_cap] = (ctrl_t){ p->src, PK_CNP, p->sl, PKT_BECN, 0 };
         sim_touch_nic(s, p->dst);
     }
