@@ -157,6 +157,10 @@ TEST(cc_recovery_takes_limit_times_timer)
     sim_drain(&s, s.cc->timer);
     CHECK(s.tp->flow[f].cc.ccti == 0, "CCTI %u after Limit x Timer, want 0", s.tp->flow[f].cc.ccti);
     CHECK(s.tp->flows_live == 0, "a flow at rest was not freed (%u live)", s.tp->flows_live);
+    CHECK(s.cc->ccti_sum == 0 && s.cc->ccti_count[1] == 0, "per-index counts left at %llu",
+          (unsigned long long)s.cc->ccti_sum);
+    CHECK(s.cc->nsampled > 0 && s.cc->ts_max[0] == 127, "the first sample shows largest index %u, want 127",
+          s.cc->nsampled ? s.cc->ts_max[0] : 0);
     sim_free(&s);
     cfg_free(&c);
 }

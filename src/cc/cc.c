@@ -118,6 +118,7 @@ void cc_free(sim_t *s)
     if (!cc) return;
     free(cc->occ); free(cc->congested); free(cc->since_mark); free(cc->port_marks); free(cc->port_victim_fwd);
     free(cc->port_cong_time); free(cc->cong_since); free(cc->sl_cca);
+    free(cc->ts_throttled); free(cc->ts_max); free(cc->ts_mean); free(cc->ts_marked); free(cc->ts_becns);
     free(cc);
     s->cc = NULL;
 }
@@ -160,6 +161,38 @@ cca_t *cc_state(sim_t *s, uint32_t f)
     return &s->tp->flow[f].cc;
 }
 
+/* A source's index moves from `from` to `to`: keep the per-index counts. */
+static void ccti_move(cc_t *cc, uint32_t from, uint32_t to)
+{
+    if (from) { cc->ccti_count[from]--; cc->ccti_sum -= from; }
+    if (to) { cc->ccti_count[to]++; cc->ccti_sum += to; }
+}
+
+void cc_on_sample(sim_t *s, uint32_t k)
+{
+    cc_t *cc = s->cc;
+    if (!cc->ts_max) {   /* the time series exists once set-up is complete */
+        cc->nbins = s->st.nbins;
+        cc->ts_throttled = xcalloc(cc->nbins, sizeof *cc->ts_throttled);
+        cc->ts_max = xcalloc(cc->nbins, sizeof *cc->ts_max);
+        cc->ts_mean = xcalloc(cc->nbins, sizeof *cc->ts_mean);
+        cc->ts_marked = xcalloc(cc->nbins, sizeof *cc->ts_marked);
+        cc->ts_becns = xcalloc(cc->nbins, sizeof *cc->ts_becns);
+    }
+    if (k - 1 >= cc->nbins) return;
+    uint32_t n = 0, mx = 0;
+    for (uint32_t i = cc->ccti_limit; i > 0; i--) {
+        if (cc->ccti_count[i] && !mx) mx = i;
+        n += cc->ccti_count[i];
+    }
+    cc->ts_throttled[k - 1] = n;
+    cc->ts_max[k - 1] = mx;
+    cc->ts_mean[k - 1] = n ? (float)((double)cc->ccti_sum / n) : 0;
+    cc->ts_marked[k - 1] = cc->marked;
+    cc->ts_becns[k - 1] = cc->becns;
+    cc->nsampled = k;
+}
+
 static void arm(sim_t *s, cca_t *a, uint32_t n, uint32_t idx)
 {
     a->timer_on = 1;
@@ -181,6 +214,7 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl)
     cc->becns++;
     a->becns++;
     uint32_t i = a->ccti + cc->increase;
+    ccti_move(cc, a->ccti, i < cc->ccti_limit ? i : cc->ccti_limit);
     a->ccti = (uint16_t)(i < cc->ccti_limit ? i : cc->ccti_limit);
     if (!a->timer_on && a->ccti > cc->ccti_min) arm(s, a, n, idx);
 }
@@ -191,7 +225,7 @@ void cc_timer(sim_t *s, uint32_t n, uint32_t idx)
     cca_t *a = idx & CC_SL_BIT ? &cc->sl_cca[(size_t)n * CC_NSL + (idx & (CC_NSL - 1))] : &s->tp->flow[idx].cc;
     cc->timer_expiries++;
     a->timer_on = 0;
-    if (a->ccti > cc->ccti_min) a->ccti--;
+    if (a->ccti > cc->ccti_min) { ccti_move(cc, a->ccti, a->ccti - 1u); a->ccti--; }
     if (a->ccti > cc->ccti_min) arm(s, a, n, idx);
     else if (!(idx & CC_SL_BIT)) flow_maybe_free(s, idx);
     transport_rekey(s, n);   /* a shorter delay may let a waiting flow go sooner */

@@ -57,6 +57,14 @@ typedef struct cc {
     uint64_t *port_cong_time; /* [port * nvc + vc]: time spent congested (ps) */
     simtime_t *cong_since;    /* [port * nvc + vc] */
     uint64_t *port_victim_fwd;/* [port]: packets forwarded while a congested victim */
+    /* over time: sources per CCT index (index 0 not counted), and per sample
+     * [bin]: throttled sources, their mean and largest index, marks, BECNs */
+    uint32_t ccti_count[CC_MAX_CCT];
+    uint64_t ccti_sum;
+    uint32_t nbins, nsampled;
+    uint32_t *ts_throttled, *ts_max;
+    float *ts_mean;
+    uint64_t *ts_marked, *ts_becns;
 } cc_t;
 
 void cc_setup(sim_t *s, cfg_t *c);
@@ -83,7 +91,9 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl);
 /* The CCTI timer of node n's state `idx` (a flow id, or CC_SL_BIT | sl) expired. */
 #define CC_SL_BIT 0x80000000u
 void cc_timer(sim_t *s, uint32_t n, uint32_t idx);
-/* Write cc.csv, cc-ports.csv and flows.csv into dir (nothing if CC is off). */
+/* Record the CCT indices of this sample (time-series bin k - 1). */
+void cc_on_sample(sim_t *s, uint32_t k);
+/* Write cc.csv, cc-ports.csv, flows.csv and cc-timeseries.csv into dir (nothing if CC is off). */
 void cc_write(const sim_t *s, const char *dir);
 /* Warnings for parameters that cannot hold a fair share (marking capacity). */
 void cc_sanity(const sim_t *s, uint32_t contributors);

@@ -1,6 +1,8 @@
 /* What congestion control did: cc.csv (totals), cc-ports.csv (per switch
- * output VL: FECN marks, time congested, packets forwarded as a victim) and
- * flows.csv (every flow alive at the end: bytes, BECNs, CCT index). */
+ * output VL: FECN marks, time congested, packets forwarded as a victim),
+ * cc-timeseries.csv (per time.interval: sources throttled, their mean and
+ * largest CCT index, marks and BECNs in the interval) and flows.csv (every
+ * flow alive at the end: bytes, BECNs, CCT index). */
 #include "cc.h"
 #include "../stats/outfile.h"
 #include <inttypes.h>
@@ -31,6 +33,14 @@ void cc_write(const sim_t *s, const char *dir)
                         v ? 0 : cc->port_victim_fwd[go]);
             }
         }
+    out_close(&o);
+    f = out_open(&o, dir, "cc-timeseries.csv");
+    fputs("t_end_us,throttled_sources,mean_ccti,max_ccti,fecn_marked,becns\n", f);
+    for (uint32_t b = 0; b < cc->nsampled; b++) {
+        simtime_t end = (simtime_t)(b + 1) * s->st.interval;
+        fprintf(f, "%.3f,%u,%.3f,%u,%" PRIu64 ",%" PRIu64 "\n", end / 1e6, cc->ts_throttled[b], cc->ts_mean[b], cc->ts_max[b],
+                cc->ts_marked[b] - (b ? cc->ts_marked[b - 1] : 0), cc->ts_becns[b] - (b ? cc->ts_becns[b - 1] : 0));
+    }
     out_close(&o);
     f = out_open(&o, dir, "flows.csv");
     fputs("src,dst,vl,tx_bytes,rx_bytes_window,rx_share_of_link,becns,ccti,queued_messages\n", f);

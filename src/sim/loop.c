@@ -28,6 +28,7 @@ static void sample(sim_t *s, uint32_t k)
     stats_t *st = &s->st;
     if (k - 1 < st->nbins) st->ts_innet[k - 1] = s->pkt_live;
     if (s->views) views_on_sample(s, k);
+    if (s->cc) cc_on_sample(s, k);
     if (s->pkt_live && s->now - s->last_progress >= s->deadlock_after) {
         s->deadlocked = 1;
         return;
