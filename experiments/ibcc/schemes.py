@@ -9,39 +9,23 @@ InfiniBand experiments).
 
 The compact results are kept in experiments/ibcc/results/schemes-432.csv;
 docs/ibcc-schemes-432.md is generated from them."""
-import argparse, csv, os, subprocess, sys
+import argparse, csv, os, sys
+from common import ROOT, HERE, sweep, keep, write_doc
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 RAW = os.path.join(HERE, "results", "schemes-432.csv")
 DOC = os.path.join(ROOT, "docs", "ibcc-schemes-432.md")
 COLS = ["traffic.scenario", "queuing.scheme", "switch.voq", "cc.mode", "accepted", "lat_mean_ns", "net_p99_ns", "node_min"]
-
-
-def sweep(args, name, vcs, schemes, cc):
-    out = os.path.join(ROOT, "results", "ibcc-schemes-432-%s-%s" % (name, cc))
-    cmd = [args.bin, "sweep", "experiments/seed002/hs10-1-dmodk-432.ini", "-q", "-j", str(args.j), "-o", out,
-           "-s", "switch.vcs=%d" % vcs, "-s", "load=1.0", "-s", "traffic.scenario=hs10-1,hs25-4",
-           "-s", "queuing.scheme=" + schemes, "-s", "switch.voq=false,true", "-s", "cc.mode=" + cc]
-    if cc == "iba":   # a flow per destination: no node waits for a free flow
-        cmd += ["-s", "nic.flows=1024"]
-    subprocess.run(cmd, cwd=ROOT, check=True)
-    with open(os.path.join(out, "summary.csv")) as f:
-        return list(csv.DictReader(f))
+CONFIG = "experiments/seed002/hs10-1-dmodk-432.ini"
 
 
 def run(args):
     rows = []
     for cc in ("off", "iba"):
-        rows += sweep(args, "1q", 1, "1q", cc) + sweep(args, "multi", 3, "dbbm,vftree,flow2sl", cc)
-    os.makedirs(os.path.dirname(RAW), exist_ok=True)
-    tmp = RAW + ".tmp"
-    with open(tmp, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(COLS)
-        for r in rows:
-            w.writerow([r[c] for c in COLS])
-    os.replace(tmp, RAW)
+        for name, vcs, schemes in (("1q", 1, "1q"), ("multi", 3, "dbbm,vftree,flow2sl")):
+            rows += sweep(args.bin, args.j, "schemes-432-" + name, CONFIG,
+                          ["switch.vcs=%d" % vcs, "load=1.0", "traffic.scenario=hs10-1,hs25-4",
+                           "queuing.scheme=" + schemes, "switch.voq=false,true"], cc)
+    keep(RAW, COLS, rows)
 
 
 def table():
@@ -66,9 +50,7 @@ def table():
                     sc, q, "yes" if v == "true" else "no", float(a["accepted"]), float(b["accepted"]),
                     float(a["lat_mean_ns"]) / 1e3, float(b["lat_mean_ns"]) / 1e3))
     text = "\n".join(lines) + "\n"
-    with open(DOC + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(DOC + ".tmp", DOC)
+    write_doc(DOC, text)
     sys.stdout.write(text)
 
 

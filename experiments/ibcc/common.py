@@ -1,0 +1,37 @@
+"""Shared by the IBA CC experiment scripts: run a sweep with CC off and on
+(the CC points with a flow per destination), keep a compact CSV of results."""
+import csv, os, subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+
+def sweep(binary, jobs, name, config, sets, cc, flows=1024):
+    """Run `icnsim sweep config` with the -s values of `sets` (a list of
+    "key=value") and cc.mode = cc; return the rows of its summary.csv."""
+    out = os.path.join(ROOT, "results", "ibcc-%s-%s" % (name, cc))
+    cmd = [binary, "sweep", config, "-q", "-j", str(jobs), "-o", out, "-s", "cc.mode=" + cc]
+    for s in sets:
+        cmd += ["-s", s]
+    if cc == "iba":   # a flow per destination: no node waits for a free flow
+        cmd += ["-s", "nic.flows=%d" % flows]
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    with open(os.path.join(out, "summary.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def keep(path, cols, rows):
+    """Write the columns `cols` of `rows` to path, atomically."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([r[c] for c in cols])
+    os.replace(path + ".tmp", path)
+
+
+def write_doc(path, text):
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
