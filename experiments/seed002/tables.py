@@ -51,11 +51,13 @@ SCENARIOS = [("hs10-1", "HS10-1"), ("hs25-1", "HS25-1"), ("hs10-4", "HS10-4"), (
 LABEL = {"dmodk": "D-MOD-K", "oblivious": "OBLIVIOUS", "ADAP-NoTH-S-K": "FULLY ADAPTIVE (NoTH-*S-K)"}
 SC_LABEL = dict(SCENARIOS)
 SC_NAME = {v: k for k, v in SCENARIOS}
-# --per-cell order: the cells the fidelity issue names, then the rest of
-# HS10-1 and HS10-4 without VOQs, then the other scenarios, then VOQs.
-PRIORITY = [("dmodk", "hs10-1"), ("ADAP-NoTH-S-K", "hs10-1"), ("ADAP-2TH-S-K", "hs10-4"), ("ADAP-TH-1S-K", "hs10-4"),
-            ("ADAP-2TH-1S-K", "hs10-4"), ("ADAP-TH-S-K/3", "hs10-1"), ("ADAP-NoTH-1S-K", "hs10-1"),
-            ("ADAP-2TH-S-K", "hs10-1"), ("oblivious", "hs10-1"), ("dmodk", "hs10-4"), ("dmodk", "ihs")]
+# --per-cell order, as (voq, routing, scenario): the cells the fidelity issue
+# names and the D-mod-K cells with VOQs (where a source-dependent mapping
+# would lose every VC), then the rest of HS10-1 and HS10-4, then the others.
+PRIORITY = [(0, "dmodk", "hs10-1"), (0, "ADAP-NoTH-S-K", "hs10-1"), (1, "dmodk", "hs10-1"), (0, "ADAP-2TH-S-K", "hs10-4"),
+            (0, "dmodk", "hs10-4"), (1, "dmodk", "hs10-4"), (0, "ADAP-TH-1S-K", "hs10-4"), (0, "ADAP-2TH-1S-K", "hs10-4"),
+            (0, "ADAP-TH-S-K/3", "hs10-1"), (0, "ADAP-NoTH-1S-K", "hs10-1"), (0, "ADAP-2TH-S-K", "hs10-1"),
+            (0, "oblivious", "hs10-1"), (1, "ADAP-2TH-S-K/3", "hs10-1"), (1, "ADAP-NoTH-S-K", "hs10-1"), (0, "dmodk", "ihs")]
 RAW_HEADER = ["nodes", "voq", "scheme", "routing", "scenario", "throughput", "build"]
 
 
@@ -88,10 +90,8 @@ def cell_dir(out, voq, scheme, routing, scenario):
 
 def cell_order(voqs):
     """Every (voq, routing, scenario), most wanted first (PRIORITY)."""
-    order = []
+    order = [c for c in PRIORITY if c[0] in voqs]
     for voq in voqs:
-        for rt, sc in PRIORITY:
-            order.append((voq, rt, sc))
         for group in (("hs10-1", "hs10-4"), ("hs25-1", "hs25-4", "ihs")):
             for sc in group:
                 for rt in ROWS:
