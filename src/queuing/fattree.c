@@ -27,8 +27,8 @@
  * Within the flows of one source leaf (group) they split exactly as the
  * destination-only readings, only with the VCs relabelled; so every upward
  * buffer fed by a single source leaf sees the same partition. They differ
- * where flows of several source leaves meet: the top switches and every
- * downward buffer. */
+ * where flows of several source leaves (groups) meet: at the top switches
+ * (vFtree) and in every downward buffer. */
 #include "../net/policy.h"
 #include "../topo/fattree.h"
 
@@ -103,11 +103,11 @@ static uint8_t hop_vftree_pod(const sim_t *s, uint32_t w, uint32_t out, const pa
 
 const queuing_ops queuing_vftree_pod = { .name = "vftree-pod", .desc = "vFtree, per-hop reading spread over pods: (leaf(D) + pod(D)) mod Q, then (stage-2 up port + pod(D)) mod Q (fat-trees; see docs/FATTREE.md)",
                                          .setup = setup_ft, .vc = vc_vftree_pod, .hop = hop_vftree_pod };
-const queuing_ops queuing_vftree_hop = { .name = "vftree-hop", .desc = "vFtree, per-hop reading: leaf(D) mod Q, then the stage-2 up port mod Q (fat-trees; see docs/FATTREE.md)",
+const queuing_ops queuing_vftree_hop = { .name = "vftree-hop", .desc = "vFtree, destination-only per-hop reading: leaf(D) mod Q, then the stage-2 up port mod Q (fat-trees; see docs/FATTREE.md)",
                                          .setup = setup_ft, .vc = vc_vftree, .hop = hop_vftree };
-const queuing_ops queuing_vftree = { .name = "vftree", .desc = "vFtree (Guay et al.): VC = destination leaf switch mod Q (fat-trees)", .setup = setup_ft, .vc = vc_vftree };
+const queuing_ops queuing_vftree = { .name = "vftree", .desc = "vFtree (Guay et al.), destination-only reading: VC = leaf(D) mod Q (fat-trees)", .setup = setup_ft, .vc = vc_vftree };
 const queuing_ops queuing_vftree_sd = { .name = "vftree-sd", .desc = "vFtree, source-dependent reading (US 9,325,619): VC = (leaf(D) - leaf(S)) mod Q (fat-trees; see docs/FATTREE.md)",
                                         .setup = setup_ft, .vc = vc_vftree_sd };
 const queuing_ops queuing_flow2sl_sd = { .name = "flow2sl-sd", .desc = "Flow2SL, source-dependent reading: VC = (group(D) - group(S)) mod Q, Q groups of consecutive nodes (fat-trees)",
                                          .setup = setup_ft, .vc = vc_flow2sl_sd };
-const queuing_ops queuing_flow2sl = { .name = "flow2sl", .desc = "Flow2SL (Escudero-Sahuquillo et al.): Q groups of consecutive destinations, VC = group (fat-trees)", .setup = setup_ft, .vc = vc_flow2sl };
+const queuing_ops queuing_flow2sl = { .name = "flow2sl", .desc = "Flow2SL (Escudero-Sahuquillo et al.), destination-only reading: VC = group(D) = floor(D * Q / N) (fat-trees)", .setup = setup_ft, .vc = vc_flow2sl };
