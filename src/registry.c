@@ -8,7 +8,8 @@
 extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh, topo_ibnet;
 extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble, routing_bubble_adaptive, routing_duato,
     routing_oblivious, routing_adap, routing_afi, routing_lft;
-extern const queuing_ops queuing_1q, queuing_dbbm, queuing_vftree, queuing_flow2sl, queuing_voqsw, queuing_vftree_hop, queuing_vftree_pod, queuing_voqnet;
+extern const queuing_ops queuing_1q, queuing_dbbm, queuing_vftree, queuing_flow2sl, queuing_voqsw, queuing_vftree_hop, queuing_vftree_pod, queuing_voqnet,
+    queuing_vftree_sd, queuing_flow2sl_sd;
 extern const arbiter_ops arbiter_islip, arbiter_rr;
 extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, pattern_transpose,
     pattern_shuffle, pattern_butterfly, pattern_tornado, pattern_neighbor, pattern_shift;
@@ -18,7 +19,7 @@ extern const process_ops process_bernoulli, process_poisson;
 
 static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, &topo_ibnet, NULL };
 static const routing_ops *const routings[] = { &routing_dmodk, &routing_oblivious, &routing_adap, &routing_afi, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, &routing_lft, NULL };
-static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, &queuing_vftree, &queuing_flow2sl, &queuing_voqsw, &queuing_vftree_hop, &queuing_vftree_pod, &queuing_voqnet, NULL };
+static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, &queuing_vftree, &queuing_flow2sl, &queuing_voqsw, &queuing_vftree_hop, &queuing_vftree_pod, &queuing_vftree_sd, &queuing_flow2sl_sd, &queuing_voqnet, NULL };
 static const arbiter_ops *const arbiters[] = { &arbiter_islip, &arbiter_rr, NULL };
 static const pattern_ops *const patterns[] = {
     &pattern_uniform, &pattern_bitrev, &pattern_bitcomp, &pattern_transpose,

@@ -442,6 +442,93 @@ TEST(vftree_pod_spreads_a_top_switch_over_the_vcs)
     CHECK(a == b && a == 7u, "two stages: vftree-hop %#x, vftree-pod %#x", a, b);
 }
 
+/* ---- source-dependent readings of vFtree and Flow2SL ---- */
+
+/* For every source class (leaf for vFtree, group for Flow2SL) the VCs of the
+ * scheme `sd` relabel those of the destination-only scheme `dst`: the map
+ * dst-VC -> sd-VC is a bijection over that class's flows. This is why the two
+ * readings agree in every upward buffer fed by one source class. */
+static void relabels_per_class(const sim_t *s, const queuing_ops *sd, const queuing_ops *dst, uint32_t class_size)
+{
+    for (uint32_t a = 0; a < s->nnodes; a += class_size) {
+        int map[8], back[8];
+        for (int i = 0; i < 8; i++) map[i] = back[i] = -1;
+        for (uint32_t src = a; src < a + class_size; src += 5)
+            for (uint32_t d = 0; d < s->nnodes; d++) {
+                int x = dst->vc(s, src, d), y = sd->vc(s, src, d);
+                if (map[x] < 0) map[x] = y;
+                if (back[y] < 0) back[y] = x;
+                CHECK(map[x] == y && back[y] == x, "%s: class of node %u, dst %u: VC %d where %s gives %d", sd->name, src, d, y, dst->name, x);
+            }
+    }
+}
+
+TEST(source_dependent_vftree_and_flow2sl_mappings)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, RLFT6, (const char *[]){ "queuing.scheme=vftree-sd", "switch.vcs=3", "routing.algorithm=dmodk", NULL });
+    const queuing_ops *vs = find_queuing("vftree-sd"), *vd = find_queuing("vftree"), *fs = find_queuing("flow2sl-sd"), *fd = find_queuing("flow2sl");
+    CHECK(vs && vd && fs && fd, "schemes registered");
+    const uint32_t K = 6, N = s.nnodes, G = N / 3;   /* leaves of 6 nodes, Flow2SL groups of 144 */
+    /* vFtree: one destination, sources on leaves 0 and 1 -> different VCs
+     * (the patent's per leaf-pair lanes); two hosts of one leaf -> the same */
+    CHECK(vs->vc(&s, 0, 100) != vs->vc(&s, K, 100), "vftree-sd: same destination, source leaves 0 and 1 share VC %u", vs->vc(&s, 0, 100));
+    CHECK(vs->vc(&s, 0, 100) == vs->vc(&s, K - 1, 100), "vftree-sd: two hosts of one leaf differ");
+    CHECK(vd->vc(&s, 0, 100) == vd->vc(&s, K, 100), "vftree: destination-only");
+    /* one source leaf, Q consecutive destination leaves -> Q different VCs;
+     * the formula (leaf(D) - leaf(S)) mod Q on an example: leaf 16 - leaf 4 */
+    unsigned seen = 0;
+    for (uint32_t l = 30; l < 33; l++) seen |= 1u << vs->vc(&s, 7, l * K + 2);
+    CHECK(seen == 7u, "vftree-sd: destination leaves 30-32 from leaf 1 use VCs %#x, want all three", seen);
+    CHECK(vs->vc(&s, 4 * K + 1, 16 * K + 3) == (16 - 4) % 3 && vs->vc(&s, 17 * K, 16 * K) == (16 + 3 - 17 % 3) % 3,
+          "vftree-sd: (leaf(D) - leaf(S)) mod 3");
+    /* Flow2SL: sources in groups 0 and 1 -> different VCs for one destination;
+     * within a group the same; every source group reaches a destination on
+     * its own VC, so a leaf's down buffer sees all Q */
+    CHECK(fs->vc(&s, 0, 300) != fs->vc(&s, G, 300), "flow2sl-sd: same destination, source groups 0 and 1 share a VC");
+    CHECK(fs->vc(&s, 0, 300) == fs->vc(&s, G - 1, 300), "flow2sl-sd: one source group, two VCs");
+    CHECK(fs->vc(&s, 2 * G, 10) == (0 + 3 - 2) % 3 && fs->vc(&s, G + 5, 2 * G + 5) == 1, "flow2sl-sd: (group(D) - group(S)) mod 3");
+    seen = 0;
+    for (uint32_t g = 0; g < 3; g++) seen |= 1u << fs->vc(&s, g * G + 1, 77);
+    CHECK(seen == 7u, "flow2sl-sd: the three source groups reach node 77 on VCs %#x", seen);
+    /* upward equivalence: per source leaf for vFtree; per source group, and
+     * so per pod of 36 nodes (a top switch's up-going input), for Flow2SL */
+    relabels_per_class(&s, vs, vd, K);
+    relabels_per_class(&s, fs, fd, K * K);
+    relabels_per_class(&s, fs, fd, G);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* VCs used on every top-switch down port (the stage-2 downward buffers)
+ * under D-mod-K and uniform traffic, where one destination comes down. */
+static void top_down_vcs(const char *scheme, int want)
+{
+    static const char *ini = "load = 0.3\n[topology]\ntype = rlft\nk = 6\nstages = 3\n[switch]\nvcs = 3\n"
+                             "[time]\nwarmup = 0us\nmeasure = 100us\n[output]\ndestmap = true\n";
+    char q[64];
+    snprintf(q, sizeof q, "queuing.scheme=%s", scheme);
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ q, "routing.algorithm=dmodk", NULL });
+    CHECK(sim_run(&s) == 0, "%s run", scheme);
+    ports_use(&s, 3, 0, want, scheme, "top down");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+TEST(source_dependent_schemes_split_a_destination_downwards)
+{
+    /* where flows of several source leaves meet, one destination takes one VC
+     * under the destination-only readings and every VC under the
+     * source-dependent ones */
+    top_down_vcs("vftree", 1);
+    top_down_vcs("vftree-sd", 3);
+    top_down_vcs("flow2sl", 1);
+    top_down_vcs("flow2sl-sd", 3);
+}
+
 /* ---- crossbar inputs: per port or per queue (switch.crossbar) ---- */
 
 /* Put a packet for dst into VC vc of local input i of switch 0 (its head

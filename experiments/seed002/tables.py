@@ -2,20 +2,34 @@
 """Seed 002, Tables 2 (no VOQs) and 3 (VOQ switches): 17 routing configurations
 x {1Q, DBBM, vFtree, Flow2SL} x {HS10-1, HS25-1, HS10-4, HS25-4, IHS}.
 
-    python3 experiments/seed002/tables.py [--nodes 432|11664] [-j 2] [--quick] [--report-only]
+    python3 experiments/seed002/tables.py [--nodes 432|11664] [-j 2] [--quick]
+        [--schemes 1q,dbbm,vftree-hop,flow2sl] [--voq 0,1] [--per-cell]
+        [--out DIR] [--raw FILE.csv] [--bin PATH] [--report-only]
+    python3 experiments/seed002/tables.py --from-raw A.csv [B.csv ...] [--md OUT.md]
 
-Runs one resumable `icnsim sweep` per (switch architecture, queuing scheme)
-under results/seed002-tables-<nodes>/: an interrupted run picks up where it
-stopped, and finished points are never recomputed. Then writes table2.csv /
-table3.csv (one row per cell: ours and the paper's) and tables.md (laid out
-like the paper, "ours / paper" in every cell), and prints the markdown.
+Running: one resumable `icnsim sweep` per (switch architecture, queuing
+scheme) under results/seed002-tables-<nodes>/ (or --out); an interrupted run
+picks up where it stopped, finished points are never recomputed. --per-cell
+runs every cell as its own one-point sweep, headline cells first (PRIORITY),
+so that a long run that is stopped early has the cells that matter most; it
+resumes the same way. --schemes picks the columns: each scheme fills the
+paper's column of its family (COLUMN), e.g. vftree-sd fills vFtree.
+
+Results: --raw writes the compact raw results (one row per cell: nodes, voq,
+scheme, routing, scenario, throughput in %, build) that the repository keeps
+under experiments/seed002/results/. --from-raw makes the tables from such
+files alone, without running anything; with several files a later file's cell
+replaces an earlier one's for the same (table, column, routing, scenario).
+Both print the markdown laid out like the paper ("icnsim / paper" in every
+cell) with the mean distance per column; --md also writes it to a file.
+
 Each value is the normalized throughput of a 200 us window that opens when the
 paper's 1 ms warm-up ends ("we capture each value after a 1ms warm-up"):
 over the 257 runs of the 432-node tables, it differs from the 1-2 ms mean by
 0.35 points on average, at 60 % of the cost (--measure changes it).
 --quick shortens the warm-up to 0.3 ms for a smoke test. --bin runs another
 binary (a frozen copy, so that rebuilding does not change a long run)."""
-import argparse, csv, os, sys, time
+import argparse, csv, glob, os, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -23,72 +37,215 @@ sys.path.insert(0, os.path.dirname(HERE))
 from common import DEFAULT_BIN, ROOT, sweep  # noqa: E402
 from paper import ROWS, TABLE2, TABLE3  # noqa: E402
 
-# vFtree is run in its per-hop reading (docs/FATTREE.md): at 432 nodes it
-# reproduces the paper's collapse under stage-2 adaptivity over all K ports,
-# which no destination-only static mapping can (experiments/seed002/vftree.py).
-SCHEMES = [("1q", "1Q", 1), ("dbbm", "DBBM", 3), ("vftree-hop", "vFtree", 3), ("flow2sl", "Flow2SL", 3)]
+# The paper's columns: (label, VCs). Every scheme fills the column of its
+# family; the paper's values are per column.
+COLUMNS = [("1Q", 1), ("DBBM", 3), ("vFtree", 3), ("Flow2SL", 3)]
+COLUMN = {"1q": "1Q", "dbbm": "DBBM", "vftree": "vFtree", "vftree-hop": "vFtree", "vftree-pod": "vFtree",
+          "vftree-sd": "vFtree", "flow2sl": "Flow2SL", "flow2sl-sd": "Flow2SL"}
+VCS = {label: v for label, v in COLUMNS}
+# Default schemes. vFtree runs in its per-hop reading (docs/FATTREE.md): it
+# reproduces the paper's collapse under stage-2 adaptivity over all K ports.
+DEFAULT_SCHEMES = "1q,dbbm,vftree-hop,flow2sl"
+SCHEMES = [(s, COLUMN[s], VCS[COLUMN[s]]) for s in DEFAULT_SCHEMES.split(",")]   # figs.py uses it
 SCENARIOS = [("hs10-1", "HS10-1"), ("hs25-1", "HS25-1"), ("hs10-4", "HS10-4"), ("hs25-4", "HS25-4"), ("ihs", "IHS")]
 LABEL = {"dmodk": "D-MOD-K", "oblivious": "OBLIVIOUS", "ADAP-NoTH-S-K": "FULLY ADAPTIVE (NoTH-*S-K)"}
+SC_LABEL = dict(SCENARIOS)
+SC_NAME = {v: k for k, v in SCENARIOS}
+# --per-cell order, as (voq, routing, scenario): the cells the fidelity issue
+# names and the D-mod-K cells with VOQs (where a source-dependent mapping
+# would lose every VC), then the rest of HS10-1 and HS10-4, then the others.
+PRIORITY = [(0, "dmodk", "hs10-1"), (0, "ADAP-NoTH-S-K", "hs10-1"), (1, "dmodk", "hs10-1"), (0, "ADAP-2TH-S-K", "hs10-4"),
+            (0, "dmodk", "hs10-4"), (1, "dmodk", "hs10-4"), (0, "ADAP-TH-1S-K", "hs10-4"), (0, "ADAP-2TH-1S-K", "hs10-4"),
+            (0, "ADAP-TH-S-K/3", "hs10-1"), (0, "ADAP-NoTH-1S-K", "hs10-1"), (0, "ADAP-2TH-S-K", "hs10-1"),
+            (0, "oblivious", "hs10-1"), (1, "ADAP-2TH-S-K/3", "hs10-1"), (1, "ADAP-NoTH-S-K", "hs10-1"), (0, "dmodk", "ihs")]
+RAW_HEADER = ["nodes", "voq", "scheme", "routing", "scenario", "throughput", "build"]
 
 
-def run_sweeps(args, out):
+def paper_value(voq, column, routing, scenario):
+    ci = [c for c, _ in COLUMNS].index(column)
+    si = [s for s, _ in SCENARIOS].index(scenario)
+    return (TABLE3 if voq else TABLE2)[ROWS.index(routing)][ci * 5 + si]
+
+
+def build_id(binary):
+    """The commit of this tree (+dirty if src/ has changes), for the raw CSV."""
+    try:
+        h = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "src"], capture_output=True, text=True).stdout.strip()
+        return h + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def common_sets(args, scheme, voq):
+    sets = [("queuing.scheme", scheme), ("switch.vcs", VCS[COLUMN[scheme]]), ("switch.voq", voq), ("time.measure", args.measure)]
+    if args.quick:
+        sets.append(("time.warmup", "300us"))
+    return sets
+
+
+def cell_dir(out, voq, scheme, routing, scenario):
+    return os.path.join(out, "%s-%s" % ("voq" if voq else "novoq", scheme), "%s-%s" % (routing.replace("/", "_"), scenario))
+
+
+def cell_order(voqs):
+    """Every (voq, routing, scenario), most wanted first (PRIORITY)."""
+    order = [c for c in PRIORITY if c[0] in voqs]
+    for voq in voqs:
+        for group in (("hs10-1", "hs10-4"), ("hs25-1", "hs25-4", "ihs")):
+            for sc in group:
+                for rt in ROWS:
+                    if (voq, rt, sc) not in order:
+                        order.append((voq, rt, sc))
+    return order
+
+
+def run_sweeps(args, out, schemes, voqs):
     base = os.path.join(HERE, "base-11664.ini" if args.nodes == 11664 else "base-432.ini")
     t0 = time.time()
-    for voq in (0, 1):
-        for scheme, _, vcs in SCHEMES:
-            sets = [("queuing.scheme", scheme), ("switch.vcs", vcs), ("switch.voq", voq),
-                    ("traffic.scenario", ",".join(s for s, _ in SCENARIOS)), ("routing.algorithm", ",".join(ROWS)),
-                    ("time.measure", args.measure)]
-            if args.quick:
-                sets.append(("time.warmup", "300us"))
+    if args.per_cell:
+        for voq, rt, sc in cell_order(voqs):
+            for scheme in schemes:
+                sets = common_sets(args, scheme, voq) + [("traffic.scenario", sc), ("routing.algorithm", rt)]
+                sweep(args.bin, base, cell_dir(out, voq, scheme, rt, sc), sets, 1)
+        return time.time() - t0
+    for voq in voqs:
+        for scheme in schemes:
+            sets = common_sets(args, scheme, voq) + [("traffic.scenario", ",".join(s for s, _ in SCENARIOS)),
+                                                     ("routing.algorithm", ",".join(ROWS))]
             sweep(args.bin, base, os.path.join(out, "%s-%s" % ("voq" if voq else "novoq", scheme)), sets, args.j)
     return time.time() - t0
 
 
-def load(out):
-    vals = {}
-    for voq in (0, 1):
-        for scheme, _, _ in SCHEMES:
-            path = os.path.join(out, "%s-%s" % ("voq" if voq else "novoq", scheme), "summary.csv")
-            if not os.path.exists(path):
+def load_runs(out, nodes, build):
+    """Raw rows of every finished point under out (either layout)."""
+    rows = {}
+    # each finished point's own summary, so that a sweep still running counts
+    points = os.path.join("points", "*", "summary.csv")
+    for path in glob.glob(os.path.join(out, "*", points)) + glob.glob(os.path.join(out, "*", "*", points)):
+        for r in csv.DictReader(open(path)):
+            key = (int(r["switch.voq"] in ("1", "true", "yes")), r["queuing.scheme"], r["routing.algorithm"], r["traffic.scenario"])
+            rows[key] = [nodes, key[0], key[1], key[2], key[3], "%.2f" % (100 * float(r["accepted"])), build]
+    return [rows[k] for k in sorted(rows)]
+
+
+def write_raw(path, rows):
+    """Merge rows into the raw CSV at path: a cell already there is replaced."""
+    old = {}
+    if os.path.exists(path):
+        for r in csv.reader(open(path)):
+            if r and r[0] != "nodes":
+                old[tuple(r[1:5])] = r
+    for r in rows:
+        old[tuple(str(x) for x in r[1:5])] = [str(x) for x in r]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(RAW_HEADER)
+        w.writerows(old[k] for k in sorted(old))
+
+
+def read_raw(paths):
+    """{(voq, column, routing, scenario): (value, scheme)} from raw CSVs, later files winning; and the node counts."""
+    vals, nodes = {}, set()
+    for p in paths:
+        for r in csv.DictReader(open(p)):
+            col = COLUMN.get(r["scheme"])
+            if col is None or r["routing"] not in ROWS:
                 continue
-            for r in csv.DictReader(open(path)):
-                vals[(voq, scheme, r["routing.algorithm"], r["traffic.scenario"])] = 100 * float(r["accepted"])
-    return vals
+            vals[(int(r["voq"]), col, r["routing"], r["scenario"])] = (float(r["throughput"]), r["scheme"])
+            nodes.add(int(r["nodes"]))
+    return vals, nodes
 
 
-def report(out, vals, nodes):
+def header(paths, nodes):
+    """The head of a generated docs page: the command and the builds."""
+    builds = sorted({r["build"] for p in paths for r in csv.DictReader(open(p))})
+    rel = [os.path.relpath(os.path.abspath(p), ROOT) for p in paths]
+    return ("# Seed 002, Tables 2 and 3 at %s nodes\n\nGenerated by `python3 experiments/seed002/tables.py --from-raw %s "
+            "--md <this file>` from the raw results kept in the repository (builds: %s). Each value is the normalized "
+            "throughput of the 200 us window after the 1 ms warm-up (experiments/seed002/base-<N>.ini: packets routed as "
+            "they enter a buffer, K/Δ candidates congruent to the stage's D-mod-K port); a later file's cell replaces an "
+            "earlier one's. The queuing scheme behind each column is listed under each table. The analysis is in "
+            "docs/REPRODUCING.md." % (nodes, " ".join(rel), ", ".join(builds)))
+
+
+def report(vals, nodes, out=None):
+    """Markdown tables laid out like the paper from {(voq, column, routing, scenario): (value, scheme)}."""
     md = []
-    for voq, paper, title in ((0, TABLE2, "Table 2: switches without VOQs"), (1, TABLE3, "Table 3: VOQ switches")):
+    for voq, title in ((0, "Table 2: switches without VOQs"), (1, "Table 3: VOQ switches")):
+        cols = [c for c, _ in COLUMNS if any(k[0] == voq and k[1] == c for k in vals)]
+        if not cols:
+            continue
+        used = sorted({"%s: %s" % (k[1], v[1]) for k, v in vals.items() if k[0] == voq})
+        md.append("### %s (%s nodes; each cell: icnsim / paper, normalized throughput %%)\n" % (title, nodes))
+        md.append("Schemes: %s.\n" % "; ".join(used))
+        md.append("| routing | " + " | ".join("%s %s" % (c, sn) for c in cols for _, sn in SCENARIOS) + " |")
+        md.append("|---" * (1 + len(cols) * len(SCENARIOS)) + "|")
+        diffs = {c: [] for c in cols}
         rows_csv = []
-        md.append("### %s (%d nodes; each cell: icnsim / paper, normalized throughput %%)\n" % (title, nodes))
-        head = "| routing | " + " | ".join("%s %s" % (sn, cn) for _, sn, _ in SCHEMES for _, cn in SCENARIOS) + " |"
-        md.append(head)
-        md.append("|---" * (1 + len(SCHEMES) * len(SCENARIOS)) + "|")
-        diffs = []
-        for i, rt in enumerate(ROWS):
+        for rt in ROWS:
             cells = []
-            for si, (scheme, sn, _) in enumerate(SCHEMES):
-                for ci, (sc, cn) in enumerate(SCENARIOS):
-                    p = paper[i][si * 5 + ci]
-                    v = vals.get((voq, scheme, rt, sc))
-                    cells.append("%s / %d" % ("-" if v is None else "%.0f" % v, p))
-                    rows_csv.append([rt, sn, cn, "" if v is None else "%.2f" % v, p])
+            for c in cols:
+                for sc, sn in SCENARIOS:
+                    p = paper_value(voq, c, rt, sc)
+                    v = vals.get((voq, c, rt, sc))
+                    cells.append("%s / %d" % ("-" if v is None else "%.0f" % v[0], p))
+                    rows_csv.append([rt, c, sn, "" if v is None else "%.2f" % v[0], p])
                     if v is not None:
-                        diffs.append(abs(v - p))
+                        diffs[c].append(abs(v[0] - p))
             md.append("| %s | %s |" % (LABEL.get(rt, rt), " | ".join(cells)))
-        if diffs:
-            within = sum(d <= 10 for d in diffs)
-            md.append("\n%d of %d cells measured; mean |icnsim - paper| = %.1f points; %d cells within 10 points.\n"
-                      % (len(diffs), len(ROWS) * 20, sum(diffs) / len(diffs), within))
-        with open(os.path.join(out, "table%d.csv" % (3 if voq else 2)), "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["routing", "scheme", "scenario", "icnsim", "paper"])
-            w.writerows(rows_csv)
-    text = "\n".join(md)
-    with open(os.path.join(out, "tables.md"), "w") as f:
-        f.write(text + "\n")
-    return text
+        md.append("")
+        md.append("| column | cells measured | mean \\|icnsim - paper\\| (points) | cells within 10 |")
+        md.append("|---|---|---|---|")
+        alld = []
+        for c in cols:
+            d = diffs[c]
+            alld += d
+            if d:
+                md.append("| %s | %d of 85 | %.1f | %d |" % (c, len(d), sum(d) / len(d), sum(x <= 10 for x in d)))
+        if alld:
+            md.append("| all | %d of %d | %.1f | %d |\n" % (len(alld), 85 * len(cols), sum(alld) / len(alld), sum(x <= 10 for x in alld)))
+        if out:
+            with open(os.path.join(out, "table%d.csv" % (3 if voq else 2)), "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(["routing", "scheme", "scenario", "icnsim", "paper"])
+                w.writerows(rows_csv)
+    return "\n".join(md)
+
+
+def compare(old, new, nodes_old, nodes_new):
+    """Markdown: every cell measured in `new` as old / new / paper, per table
+    and column, and per column the mean distance of both on those cells."""
+    md, summ = [], ["| table | column | cells | old: mean distance (within 10) | new: mean distance (within 10) |",
+                    "|---|---|---|---|---|"]
+    for voq, title in ((0, "Table 2, no VOQs"), (1, "Table 3, VOQ switches")):
+        for col, _ in COLUMNS:
+            keys = [(voq, col, rt, sc) for rt in ROWS for sc, _ in SCENARIOS if (voq, col, rt, sc) in new]
+            if not keys:
+                continue
+            sch = lambda vals: ", ".join(sorted({vals[k][1] for k in keys if k in vals})) or "-"
+            md.append("#### %s, %s column: %s (%s nodes) / %s (%s nodes) / paper\n" % (title, col, sch(old), nodes_old, sch(new), nodes_new))
+            md.append("| routing | " + " | ".join(sn for _, sn in SCENARIOS) + " |")
+            md.append("|---" * 6 + "|")
+            for rt in ROWS:
+                if not any((voq, col, rt, sc) in new for sc, _ in SCENARIOS):
+                    continue
+                cells = []
+                for sc, _ in SCENARIOS:
+                    k = (voq, col, rt, sc)
+                    o = "%.0f" % old[k][0] if k in old else "-"
+                    cells.append("%s / %.0f / %d" % (o, new[k][0], paper_value(voq, col, rt, sc)) if k in new else "")
+                md.append("| %s | %s |" % (LABEL.get(rt, rt), " | ".join(cells)))
+            both = [k for k in keys if k in old]
+            do = [abs(old[k][0] - paper_value(*k)) for k in both]
+            dn = [abs(new[k][0] - paper_value(*k)) for k in both]
+            if both:
+                summ.append("| %d | %s | %d | %.1f (%d) | %.1f (%d) |" % (3 if voq else 2, col, len(both), sum(do) / len(do),
+                            sum(x <= 10 for x in do), sum(dn) / len(dn), sum(x <= 10 for x in dn)))
+                md.append("\n%d cells: mean |icnsim - paper| %.1f (%s) and %.1f (%s) points; within 10: %d and %d.\n"
+                          % (len(both), sum(do) / len(do), sch(old), sum(dn) / len(dn), sch(new),
+                             sum(x <= 10 for x in do), sum(x <= 10 for x in dn)))
+    return "\n".join(summ + [""] + md)
 
 
 def main():
@@ -97,15 +254,54 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--schemes", default=DEFAULT_SCHEMES, help="queuing schemes to run, comma-separated (%s)" % ",".join(COLUMN))
+    ap.add_argument("--voq", default="0,1", help="switch architectures: 0 (Table 2), 1 (Table 3) or both")
+    ap.add_argument("--per-cell", action="store_true", help="one sweep per cell, headline cells first (always one worker)")
+    ap.add_argument("--out", help="results directory (default results/seed002-tables-<nodes>)")
+    ap.add_argument("--raw", help="merge the finished cells into this compact raw CSV")
+    ap.add_argument("--from-raw", nargs="+", metavar="CSV", help="make the tables from raw CSVs only")
+    ap.add_argument("--compare", nargs="+", metavar="CSV", help="with --from-raw: print the cells of the --from-raw files "
+                    "as old / new / paper, old taken from these raw CSVs")
+    ap.add_argument("--md", help="also write the markdown here")
     ap.add_argument("--measure", default="200us", help="measurement window after the 1 ms warm-up")
     ap.add_argument("--bin", default=DEFAULT_BIN, help="icnsim binary to run")
+    ap.add_argument("--build", help="build id for the raw CSV (default: this tree's commit)")
     args = ap.parse_args()
-    out = os.path.join(ROOT, "results", "seed002-tables-%d%s" % (args.nodes, "-quick" if args.quick else ""))
-    os.makedirs(out, exist_ok=True)
-    if not args.report_only:
-        wall = run_sweeps(args, out)
-        print("wall time of the sweeps: %.0f s" % wall, file=sys.stderr)
-    print(report(out, load(out), args.nodes))
+    if args.from_raw:
+        vals, nodes = read_raw(args.from_raw)
+        label = "/".join(str(n) for n in sorted(nodes))
+        if args.compare:
+            old, onodes = read_raw(args.compare)
+            rel = lambda ps: " ".join(os.path.relpath(os.path.abspath(p), ROOT) for p in ps)
+            text = ("# Seed 002, vFtree and Flow2SL columns: two readings at %s nodes\n\nGenerated by `python3 "
+                    "experiments/seed002/tables.py --from-raw %s --compare %s --md <this file>` from the raw results kept "
+                    "in the repository. Each cell: old / new / paper, for the cells of the new files; the schemes are named "
+                    "in each heading, their rules in docs/FATTREE.md, the analysis in docs/REPRODUCING.md.\n\n%s"
+                    % (label, rel(args.from_raw), rel(args.compare), compare(old, vals, "/".join(str(n) for n in sorted(onodes)), label)))
+        else:
+            text = "%s\n\n%s" % (header(args.from_raw, label), report(vals, label))
+    else:
+        schemes = [s for s in args.schemes.split(",") if s]
+        for s in schemes:
+            if s not in COLUMN:
+                sys.exit("unknown scheme %s (known: %s)" % (s, ", ".join(COLUMN)))
+        voqs = [int(v) for v in args.voq.split(",")]
+        out = args.out or os.path.join(ROOT, "results", "seed002-tables-%d%s" % (args.nodes, "-quick" if args.quick else ""))
+        os.makedirs(out, exist_ok=True)
+        if not args.report_only:
+            wall = run_sweeps(args, out, schemes, voqs)
+            print("wall time of the sweeps: %.0f s" % wall, file=sys.stderr)
+        rows = [r for r in load_runs(out, args.nodes, args.build or build_id(args.bin)) if r[2] in schemes and r[1] in voqs]
+        if args.raw:
+            write_raw(args.raw, rows)
+        vals = {(r[1], COLUMN[r[2]], r[3], r[4]): (float(r[5]), r[2]) for r in rows}
+        text = report(vals, args.nodes, out)
+        with open(os.path.join(out, "tables.md"), "w") as f:
+            f.write(text + "\n")
+    if args.md:
+        with open(args.md, "w") as f:
+            f.write(text + "\n")
+    print(text)
 
 
 if __name__ == "__main__":

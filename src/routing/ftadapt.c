@@ -36,7 +36,80 @@ typedef struct ftad {
     int delta_dmodk;       /* routing.delta_ref = dmodk: K/d candidates congruent to the D-mod-K port */
     uint8_t *congested;    /* 2TH: [global port * nvc + vc] */
     rng_t *rng;            /* oblivious: per switch */
+    int log;               /* ICNSIM_FTADAPT_LOG set: count the decisions (ftlog) */
 } ftad_t;
+
+/* Decision log for the deviation analysis of the trigger rows (docs/
+ * REPRODUCING.md): with ICNSIM_FTADAPT_LOG=<file>, every upward adaptive
+ * decision of a TH/2TH routing is counted per 100 us bin and stage, and the
+ * file gets one CSV row per bin and stage when the process exits. It says
+ * whether the trigger fires at all, and when it fires whether an alternative
+ * with more than LTTh free credits exists ("stuck": none has). A process runs
+ * one simulation (icnsim run), so the counters are global. */
+static inline int32_t up_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_t u, const packet_t *p);
+
+enum { FTLOG_BINS = 64, FTLOG_VCS = 8 };
+#define FTLOG_BIN_PS 100000000ull
+typedef struct ftlog_row {
+    uint64_t decisions, fired, held, moved, stuck;
+    double own_free, alt_free;            /* free-credit fractions: D-mod-K port (packet's VC); best alternative when fired */
+    double occ[FTLOG_VCS];                /* occupancy of each VC of the D-mod-K port */
+} ftlog_row;
+static ftlog_row ftlog[FTLOG_BINS][3];
+static const char *ftlog_path;
+static uint32_t ftlog_nvc;
+
+static void ftlog_write(void)
+{
+    FILE *f = fopen(ftlog_path, "w");
+    if (!f) { perror(ftlog_path); return; }
+    fprintf(f, "t_us,stage,decisions,fired,held,moved,stuck,dmodk_free,alt_free_when_fired");
+    for (uint32_t v = 0; v < ftlog_nvc; v++) fprintf(f, ",dmodk_occ_vc%u", v);
+    fputc('\n', f);
+    for (int b = 0; b < FTLOG_BINS; b++)
+        for (int l = 1; l < 3; l++) {
+            const ftlog_row *r = &ftlog[b][l];
+            if (!r->decisions) continue;
+            double n = (double)r->decisions;
+            fprintf(f, "%d,%d,%llu,%llu,%llu,%llu,%llu,%.4f,%.4f", b * 100, l, (unsigned long long)r->decisions,
+                    (unsigned long long)r->fired, (unsigned long long)r->held, (unsigned long long)r->moved,
+                    (unsigned long long)r->stuck, r->own_free / n, r->fired ? r->alt_free / (double)r->fired : 0.0);
+            for (uint32_t v = 0; v < ftlog_nvc; v++) fprintf(f, ",%.4f", r->occ[v] / n);
+            fputc('\n', f);
+        }
+    fclose(f);
+}
+
+/* Count one decision at switch w (stage l) for packet p: D-mod-K up port det,
+ * its free credits cr in p's VC, the port u taken; fired: below LTTh; held:
+ * 2TH's flag kept the packet adaptive above LTTh. */
+static void ftlog_count(const sim_t *s, uint32_t w, uint32_t l, uint32_t K, uint32_t det, int32_t cr, uint32_t u,
+                        int fired, int held, const packet_t *p, const ftad_t *a)
+{
+    uint64_t b = s->now / FTLOG_BIN_PS;
+    if (b >= FTLOG_BINS || l > 2) return;
+    ftlog_row *r = &ftlog[b][l];
+    double cap = (double)s->vc_cap_sw;
+    r->decisions++;
+    r->fired += fired;
+    r->held += held;
+    r->moved += u != det;
+    r->own_free += cr / cap;
+    for (uint32_t v = 0; v < s->nvc && v < FTLOG_VCS; v++)
+        r->occ[v] += 1.0 - s->credits[(s->sw[w].port0 + K + det) * s->nvc + v] / cap;
+    if (fired) {
+        int32_t best = -1;
+        uint32_t want = (a->delta_dmodk ? det : p->dst) % a->delta;
+        for (uint32_t x = 0; x < K; x++) {
+            if (x == det || (a->delta > 1 && x % a->delta != want)) continue;
+            int32_t c = up_credits(s, w, K, x, p);
+            if (c > best) best = c;
+        }
+        r->alt_free += best < 0 ? 0.0 : best / cap;
+        r->stuck += best <= a->ltth;
+    }
+}
+
 
 /* Parse ADAP-<trigger>-<stages>-<ports>; returns 0 if the name is not one.
  * stage 0 means all stages. */
@@ -108,6 +181,11 @@ static void setup_adap(sim_t *s, cfg_t *c)
     const char *ref = cfg_str(c, K_ROUTING_DELTA_REF);
     if (!strcmp(ref, "dmodk")) a->delta_dmodk = 1;
     else if (strcmp(ref, "destination")) cfg_fail(c, K_ROUTING_DELTA_REF, "must be destination or dmodk");
+    if ((trig == TH || trig == TWOTH) && (ftlog_path = getenv("ICNSIM_FTADAPT_LOG")) && *ftlog_path) {
+        a->log = 1;
+        ftlog_nvc = s->nvc < FTLOG_VCS ? s->nvc : FTLOG_VCS;
+        atexit(ftlog_write);
+    }
     if (trig == TH || trig == TWOTH) {
         double lt = cfg_double(c, K_ROUTING_LTTH);
         a->ltth = (int32_t)(lt * s->vc_cap_sw + 0.5);
@@ -157,6 +235,7 @@ static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand
     if (fattree_is_up(ft, w, port) && (a->stages >> l & 1)) {
         uint32_t det = port - K, u = det, from = a->scan_port ? 0 : det;
         int32_t cr = up_credits(s, w, K, det, p);
+        int held = 0;
         switch (a->trig) {
         case NOTH:
             u = most_credits(s, w, K, det, from, p, a, 0);
@@ -168,6 +247,7 @@ static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand
             uint8_t *flag = &a->congested[(s->sw[w].port0 + port) * s->nvc + hop_vc(s, w, port, p)];
             if (cr < a->ltth || *flag) {
                 if (cr < a->htth) {
+                    held = cr >= a->ltth;
                     *flag = 1;
                     u = most_credits(s, w, K, det, from, p, a, a->ltth);
                 } else {
@@ -176,6 +256,7 @@ static int route_adap(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand
             }
         }
         }
+        if (a->log) ftlog_count(s, w, l, K, det, cr, u, cr < a->ltth, held, p, a);
         port = K + u;
     }
     c[0] = (cand_t){ (uint8_t)port, hop_vc(s, w, port, p), FC_VCT, 0 };
