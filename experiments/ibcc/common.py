@@ -1,6 +1,6 @@
 """Shared by the IBA CC experiment scripts: run a sweep with CC off and on
 (the CC points with a flow per destination), keep a compact CSV of results."""
-import csv, os, subprocess
+import argparse, csv, os, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -35,3 +35,15 @@ def write_doc(path, text):
     with open(path + ".tmp", "w") as f:
         f.write(text)
     os.replace(path + ".tmp", path)
+
+
+def main(doc, run, table):
+    """The scripts' command line: run the sweeps (unless --table), then the table."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-j", type=int, default=2)
+    p.add_argument("--bin", default=os.path.join(ROOT, "icnsim"))
+    p.add_argument("--table", action="store_true", help="only regenerate the table from the kept CSV")
+    a = p.parse_args()
+    if not a.table:
+        run(a)
+    table()

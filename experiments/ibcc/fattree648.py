@@ -8,8 +8,8 @@ move; icnsim's scenarios here keep their hot-spots in place for the run.
 
   python3 experiments/ibcc/fattree648.py [-j 2] [--bin ./icnsim]
   python3 experiments/ibcc/fattree648.py --table"""
-import argparse, csv, os, sys
-from common import ROOT, HERE, sweep, keep, write_doc
+import csv, os, sys
+from common import ROOT, HERE, sweep, keep, write_doc, main
 
 RAW = os.path.join(HERE, "results", "fattree648.csv")
 DOC = os.path.join(ROOT, "docs", "ibcc-fattree648.md")
@@ -45,16 +45,5 @@ def table():
     sys.stdout.write(text)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("-j", type=int, default=2)
-    p.add_argument("--bin", default=os.path.join(ROOT, "icnsim"))
-    p.add_argument("--table", action="store_true", help="only regenerate the table from the kept CSV")
-    a = p.parse_args()
-    if not a.table:
-        run(a)
-    table()
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, run, table)

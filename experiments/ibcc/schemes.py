@@ -9,8 +9,8 @@ InfiniBand experiments).
 
 The compact results are kept in experiments/ibcc/results/schemes-432.csv;
 docs/ibcc-schemes-432.md is generated from them."""
-import argparse, csv, os, sys
-from common import ROOT, HERE, sweep, keep, write_doc
+import csv, os, sys
+from common import ROOT, HERE, sweep, keep, write_doc, main
 
 RAW = os.path.join(HERE, "results", "schemes-432.csv")
 DOC = os.path.join(ROOT, "docs", "ibcc-schemes-432.md")
@@ -54,16 +54,5 @@ def table():
     sys.stdout.write(text)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("-j", type=int, default=2)
-    p.add_argument("--bin", default=os.path.join(ROOT, "icnsim"))
-    p.add_argument("--table", action="store_true", help="only regenerate the table from the kept CSV")
-    a = p.parse_args()
-    if not a.table:
-        run(a)
-    table()
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, run, table)
