@@ -165,6 +165,27 @@ TEST(cc_recovery_takes_limit_times_timer)
     cfg_free(&c);
 }
 
+/* CCTI_Min: the index rests there, never below, and a flow at rest is freed;
+ * a new flow starts at it. */
+TEST(cc_index_rests_at_ccti_min)
+{
+    const char *ini = "load = 0\n[time]\nwarmup = 0\nmeasure = 1ms\n[topology]\ntype = rlft\nk = 4\nstages = 1\n";
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "cc.ccti_min=3", NULL });
+    uint32_t f = flow_get(&s, 0, 1);
+    CHECK(s.tp->flow[f].cc.ccti == 3, "a new flow starts at %u, want CCTI_Min 3", s.tp->flow[f].cc.ccti);
+    cc_becn(&s, 0, 1, 0);   /* 3 + 5 = 8 */
+    s.end = s.stop = 6 * s.cc->timer;
+    sim_run(&s);
+    CHECK(s.tp->flows_live == 0, "the flow at rest was not freed (%u live)", s.tp->flows_live);
+    CHECK(s.tp->flow[f].node == ICN_NIL, "the freed flow still names a node");
+    CHECK(s.cc->ccti_sum == 0, "per-index counts left at %llu", (unsigned long long)s.cc->ccti_sum);
+    CHECK(s.cc->timer_expiries == 5, "%llu timer expiries, want 5 (8 down to 3)", (unsigned long long)s.cc->timer_expiries);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
 /* Control packets are real packets: CNPs cross the network and are counted
  * by the invariants; the run is deterministic and drains. */
 TEST(cc_cnps_travel_and_runs_repeat)

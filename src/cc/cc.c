@@ -88,7 +88,10 @@ void cc_setup(sim_t *s, cfg_t *c)
                  cc->ccti_min, cc->ccti_limit);
     cc->tp = ser_time(s, s->mtu);
     cct_build(s, c, p->cct, cc);
-    if (cc->per_sl) cc->sl_cca = xcalloc((size_t)s->nnodes * CC_NSL, sizeof *cc->sl_cca);
+    if (cc->per_sl) {
+        cc->sl_cca = xcalloc((size_t)s->nnodes * CC_NSL, sizeof *cc->sl_cca);
+        for (size_t i = 0; i < (size_t)s->nnodes * CC_NSL; i++) cc->sl_cca[i].ccti = (uint16_t)cc->ccti_min;
+    }
     s->hooks.queued = cc_on_queued;
     s->hooks.forward = cc_on_forward;
 }
@@ -109,7 +112,9 @@ static const tp_cc_t iba_sources = { ready, sent, cc_becn };
 
 void cc_attach(sim_t *s)
 {
-    if (s->cc) s->tp->cc = &iba_sources;
+    if (!s->cc) return;
+    s->tp->cc = &iba_sources;
+    s->tp->rest_ccti = (uint16_t)s->cc->ccti_min;
 }
 
 void cc_free(sim_t *s)
@@ -161,11 +166,12 @@ cca_t *cc_state(sim_t *s, uint32_t f)
     return &s->tp->flow[f].cc;
 }
 
-/* A source's index moves from `from` to `to`: keep the per-index counts. */
+/* A source's index moves from `from` to `to`: keep the per-index counts of
+ * the sources above CCTI_Min (those throttled beyond their rest). */
 static void ccti_move(cc_t *cc, uint32_t from, uint32_t to)
 {
-    if (from) { cc->ccti_count[from]--; cc->ccti_sum -= from; }
-    if (to) { cc->ccti_count[to]++; cc->ccti_sum += to; }
+    if (from > cc->ccti_min) { cc->ccti_count[from]--; cc->ccti_sum -= from; }
+    if (to > cc->ccti_min) { cc->ccti_count[to]++; cc->ccti_sum += to; }
 }
 
 void cc_on_sample(sim_t *s, uint32_t k)

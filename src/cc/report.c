@@ -5,6 +5,7 @@
  * flow alive at the end: bytes, BECNs, CCT index). */
 #include "cc.h"
 #include "../stats/outfile.h"
+#include "../core/util.h"
 #include <inttypes.h>
 
 static double frac(const sim_t *s, uint64_t ps) { return s->now ? (double)ps / (double)s->now : 0; }
@@ -47,8 +48,7 @@ void cc_write(const sim_t *s, const char *dir)
     double span = (double)(s->stop > s->warmup ? s->stop - s->warmup : 0) * 1e-12;
     for (uint32_t i = 0; i < t->nflow_cap; i++) {
         const flow_t *fl = &t->flow[i];
-        if (fl->node == 0 && fl->dst == 0) continue;   /* never used */
-        if (fl->state == FL_IDLE && !fl->n && !fl->cc.ccti && !fl->cc.timer_on && !fl->tx_bytes) continue;
+        if (fl->node == ICN_NIL) continue;   /* free */
         const cca_t *a = cc->per_sl ? &cc->sl_cca[(size_t)fl->node * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
         fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes, fl->rx_bytes,
                 span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);

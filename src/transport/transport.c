@@ -89,7 +89,10 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
         uint32_t old = t->nflow_cap, cap = old ? 2 * old : 1024;
         t->flow = xrealloc(t->flow, (size_t)cap * sizeof *t->flow);
         memset(&t->flow[old], 0, (size_t)(cap - old) * sizeof *t->flow);
-        for (uint32_t i = old; i < cap; i++) t->flow[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
+        for (uint32_t i = old; i < cap; i++) {
+            t->flow[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
+            t->flow[i].node = ICN_NIL;   /* free */
+        }
         t->flow_free = old;
         t->nflow_cap = cap;
     }
@@ -105,6 +108,7 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     fl->dst = dst;
     fl->prev = fl->next = ICN_NIL;
     fl->vc = s->queuing->vc(s, n, dst);
+    fl->cc.ccti = t->rest_ccti;
     if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(tn);
     ht_put(tn, dst, f);
     tn->nflows++;
@@ -116,12 +120,13 @@ void flow_maybe_free(sim_t *s, uint32_t f)
 {
     transport_t *t = s->tp;
     flow_t *fl = &t->flow[f];
-    if (fl->n || fl->state != FL_IDLE || fl->cc.ccti || fl->cc.timer_on) return;
+    if (fl->n || fl->state != FL_IDLE || fl->cc.ccti > t->rest_ccti || fl->cc.timer_on) return;
     tnode_t *tn = &t->node[fl->node];
     ht_del(tn, fl->dst);
     tn->nflows--;
     tn->held_waits = 0;
     t->flows_live--;
+    fl->node = ICN_NIL;   /* free: matches no packet's source, listed nowhere */
     fl->next = t->flow_free;
     t->flow_free = f;
 }

@@ -33,7 +33,7 @@ typedef struct cca {
 } cca_t;
 
 typedef struct flow {
-    uint32_t node, dst;
+    uint32_t node, dst;       /* node = ICN_NIL: a free record */
     uint32_t prev, next;      /* ring of ready flows of its node and VC (ICN_NIL: not on it) */
     simtime_t wait_until;     /* throttled: the key in its node's heap */
     uint8_t state;            /* FL_IDLE (no message), FL_READY (on a ring), FL_THROTTLED (in the heap) */
@@ -85,6 +85,7 @@ typedef struct transport {
     uint32_t cnp_size;        /* bytes of a CNP on the wire */
     uint64_t cnp_sent, cnp_delivered, ctrl_inj, ctrl_del;
     const tp_cc_t *cc;        /* NULL: sources are never throttled */
+    uint16_t rest_ccti;       /* a flow's CCT index at rest (CCTI_Min): new flows start there */
 } transport_t;
 
 /* Set-up (s->tp stays NULL when no mechanism needs flows) and teardown. */
