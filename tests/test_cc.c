@@ -165,6 +165,40 @@ TEST(cc_recovery_takes_limit_times_timer)
     cfg_free(&c);
 }
 
+/* Hysteresis: a congested port VL stays congested until its queued bytes
+ * fall below the threshold minus cc.hysteresis (one MTU by default). */
+TEST(cc_congestion_state_has_hysteresis)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", NULL });
+    cc_t *cc = s.cc;
+    uint32_t go = s.sw[0].port0 + 7, b = go * s.nvc, mtu = s.mtu;
+    CHECK(cc->enter_bytes == s.vc_cap_sw / 2 && cc->leave_bytes == cc->enter_bytes - mtu,
+          "threshold 8 of a %u-byte VL: enter %u, leave %u", s.vc_cap_sw, cc->enter_bytes, cc->leave_bytes);
+    uint32_t id = pkt_alloc(&s);
+    packet_t *p = &s.pkt[id];
+    memset(p, 0, sizeof *p);
+    p->size = mtu;
+    /* forwarded with `queued` bytes waiting, this packet included */
+    static const struct { uint32_t queued; int congested; } steps[] = {
+        { 1, 0 }, { 0, 1 }, { 2, 1 }, { 3, 0 }, { 2, 0 },
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        /* 0: enter; 1: just below enter; 2: just at leave; 3: just below leave */
+        uint32_t q = steps[i].queued == 0 ? cc->enter_bytes : steps[i].queued == 1 ? cc->enter_bytes - 1
+                     : steps[i].queued == 2 ? cc->leave_bytes : cc->leave_bytes - 1;
+        cc->occ[b] = q;
+        cc_on_forward(&s, go, id, 1);
+        CHECK(cc->congested[b] == steps[i].congested, "step %zu: %u bytes queued, congested %d, want %d", i, q,
+              cc->congested[b], steps[i].congested);
+        CHECK(cc->occ[b] == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
+    }
+    pkt_release(&s, id);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
 /* CCTI_Min: the index rests there, never below, and a flow at rest is freed;
  * a new flow starts at it. */
 TEST(cc_index_rests_at_ccti_min)
