@@ -14,16 +14,7 @@ static const char *bin(void)
 
 static char tmpdir[256];
 
-static const char *tmp(void)
-{
-    if (!tmpdir[0]) {
-        snprintf(tmpdir, sizeof tmpdir, "/tmp/icnsim-test-%d", (int)getpid());
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", tmpdir, tmpdir);
-        if (system(cmd)) abort();
-    }
-    return tmpdir;
-}
+static const char *tmp(void) { return test_tmpdir(tmpdir, sizeof tmpdir, "test"); }
 
 static void write_file(const char *path, const char *text)
 {

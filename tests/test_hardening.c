@@ -20,16 +20,7 @@ static const char *bin(void)
 
 static char dir[256];
 
-static const char *tmp(void)
-{
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/icnsim-hard-%d", (int)getpid());
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
-        if (system(cmd)) abort();
-    }
-    return dir;
-}
+static const char *tmp(void) { return test_tmpdir(dir, sizeof dir, "hard"); }
 
 static void put(const char *name, const char *text)
 {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 void tsim_setup(sim_t *s, cfg_t *c, const char *ini, const char *const *sets)
 {
@@ -68,4 +69,15 @@ int run_cmd(const char *cmd, char *buf, size_t n)
     while (fread(sink, 1, sizeof sink, p) > 0) {}
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+const char *test_tmpdir(char *buf, size_t n, const char *tag)
+{
+    if (!buf[0]) {
+        snprintf(buf, n, "/tmp/icnsim-%s-%d", tag, (int)getpid());
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", buf, buf);
+        if (system(cmd)) abort();
+    }
+    return buf;
 }

@@ -13,6 +13,9 @@ int tsim_run_checked(const char *ini, const char *const *sets, result_t *r);
 /* Saturation run that must end in a reported deadlock (want_deadlock) or must
  * not (then also drained and checked, and carrying more than min_accepted). */
 void expect_deadlock(const char *ini, const char *const *sets, int want_deadlock, double min_accepted, const char *label);
+/* A fresh directory /tmp/icnsim-<tag>-<pid>, made once into buf (n bytes)
+ * on the first call; returns buf. */
+const char *test_tmpdir(char *buf, size_t n, const char *tag);
 /* Run a shell command; returns its exit status; output captured into buf. */
 int run_cmd(const char *cmd, char *buf, size_t n);
 
