@@ -17,6 +17,8 @@ uint32_t pkt_alloc(sim_t *s)
         free(s->pkt);
         s->pkt = np;
         s->ptime = xrealloc(s->ptime, (size_t)cap * sizeof *s->ptime);
+        if (s->want_parr) s->parr = xrealloc(s->parr, (size_t)cap * sizeof *s->parr);
+        if (s->pext_size) s->pext = xrealloc(s->pext, (size_t)cap * s->pext_size);
         for (uint32_t i = old; i < cap; i++) s->pkt[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
         s->pkt_free = old;
         s->npkt_cap = cap;

@@ -20,6 +20,7 @@ static inline packet_t *pkt_enter(sim_t *s, uint32_t id)
     packet_t *p = &s->pkt[id];
     p->vc = p->out_vc;
     p->hops++;
+    if (__builtin_expect(s->parr != NULL, 0)) s->parr[id] = s->now;
     return p;
 }
 

@@ -84,6 +84,15 @@ typedef struct sim {
     /* packets */
     packet_t *pkt;           /* 64-byte aligned */
     pkt_times_t *ptime;      /* [packet id] */
+    /* Optional cold per-packet arrays, grown with the pool (NULL / 0 when no
+     * consumer set want_parr / pext_size before the first packet): the time the head
+     * entered its current switch, routed (so a packet's wait there is the
+     * time it starts forwarding minus this), and pext_size opaque bytes per
+     * packet for a layer above the network (the multipath header). */
+    simtime_t *parr;
+    unsigned char *pext;
+    uint32_t pext_size;
+    int want_parr;
     uint32_t npkt_cap, pkt_free, pkt_live;
 
     /* multi-packet messages: [id] = packets still to deliver, generation time */

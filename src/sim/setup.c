@@ -228,7 +228,7 @@ void sim_free(sim_t *s)
     free(s->want); free(s->voq); free(s->voq_mask); free(s->voq_std);
     voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
-    free(s->pkt); free(s->ptime); free(s->msg_left); free(s->msg_gen); free(s->pend);
+    free(s->pkt); free(s->ptime); free(s->parr); free(s->pext); free(s->msg_left); free(s->msg_gen); free(s->pend);
     free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
     stats_free(&s->st);
     memset(s, 0, sizeof *s);
