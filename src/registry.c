@@ -7,7 +7,7 @@
 
 extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh, topo_ibnet;
 extern const routing_ops routing_dmodk, routing_dor, routing_dor_dateline, routing_dor_bubble, routing_bubble_adaptive, routing_duato,
-    routing_oblivious, routing_adap, routing_afi, routing_lft;
+    routing_oblivious, routing_adap, routing_afi, routing_lft, routing_dor_msp;
 extern const queuing_ops queuing_1q, queuing_dbbm, queuing_vftree, queuing_flow2sl, queuing_voqsw, queuing_vftree_hop, queuing_vftree_pod, queuing_voqnet,
     queuing_vftree_sd, queuing_flow2sl_sd;
 extern const arbiter_ops arbiter_islip, arbiter_rr;
@@ -18,7 +18,7 @@ extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scen
 extern const process_ops process_bernoulli, process_poisson;
 
 static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, &topo_ibnet, NULL };
-static const routing_ops *const routings[] = { &routing_dmodk, &routing_oblivious, &routing_adap, &routing_afi, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, &routing_lft, NULL };
+static const routing_ops *const routings[] = { &routing_dmodk, &routing_oblivious, &routing_adap, &routing_afi, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, &routing_dor_msp, &routing_lft, NULL };
 static const queuing_ops *const queuings[] = { &queuing_1q, &queuing_dbbm, &queuing_vftree, &queuing_flow2sl, &queuing_voqsw, &queuing_vftree_hop, &queuing_vftree_pod, &queuing_vftree_sd, &queuing_flow2sl_sd, &queuing_voqnet, NULL };
 static const arbiter_ops *const arbiters[] = { &arbiter_islip, &arbiter_rr, NULL };
 static const pattern_ops *const patterns[] = {
@@ -71,4 +71,10 @@ void registry_list(FILE *f)
     fprintf(f, "InfiniBand routing engines (ib.engine, with routing.algorithm = lft):\n");
     for (const ib_engine_t *e = ib_engines; e->name; e++) fprintf(f, "  %-12s %s\n", e->name, e->desc);
     cc_list(f);
+    fprintf(f, "multipath schemes (multipath.scheme; docs/DRB.md):\n"
+               "  off          every message takes path 0\n"
+               "  drb          DRB (seeds 001, 003): metapaths of multi-step paths S->IN1->IN2->D opened and closed from ACKed queueing latency (routing.algorithm = dor-msp)\n"
+               "  pr-drb       PR-DRB (seed 003): DRB plus routers' contending-flow records and a per-pair database of solutions re-applied when a pattern recurs\n"
+               "  drb-ib       DRB over InfiniBand (seed 001): LMC LID paths opened by IBA CC's BECNs, split by notification counts, closed per CCTI_Timer; no throttling\n"
+               "multipath outputs: drb.csv, drb-timeseries.csv (paths open, openings, closings, database hits per interval), drb-pairs.csv, drb-log.csv (metapath width per pair over time), drb.gp\n");
 }

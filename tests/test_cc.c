@@ -147,7 +147,7 @@ TEST(cc_recovery_takes_limit_times_timer)
     sim_t s;
     cfg_t c;
     tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", NULL });
-    for (int i = 0; i < 30; i++) cc_becn(&s, 0, 1, 0);   /* 30 x 5 capped at 127 */
+    for (int i = 0; i < 30; i++) cc_becn(&s, 0, 1, 0, 0);   /* 30 x 5 capped at 127 */
     uint32_t f = flow_get(&s, 0, 1);
     CHECK(s.tp->flow[f].cc.ccti == 127, "CCTI %u after 30 BECNs, want the limit 127", s.tp->flow[f].cc.ccti);
     simtime_t full = 127 * s.cc->timer;   /* 1.30 ms */
@@ -209,7 +209,7 @@ TEST(cc_index_rests_at_ccti_min)
     tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "cc.ccti_min=3", NULL });
     uint32_t f = flow_get(&s, 0, 1);
     CHECK(s.tp->flow[f].cc.ccti == 3, "a new flow starts at %u, want CCTI_Min 3", s.tp->flow[f].cc.ccti);
-    cc_becn(&s, 0, 1, 0);   /* 3 + 5 = 8 */
+    cc_becn(&s, 0, 1, 0, 0);   /* 3 + 5 = 8 */
     s.end = s.stop = 6 * s.cc->timer;
     sim_run(&s);
     CHECK(s.tp->flows_live == 0, "the flow at rest was not freed (%u live)", s.tp->flows_live);

@@ -205,8 +205,9 @@ static void arm(sim_t *s, cca_t *a, uint32_t n, uint32_t idx)
     evq_push(&s->evq, s->now + s->cc->timer, EV_CC_TIMER, n, idx);
 }
 
-void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl)
+void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path)
 {
+    (void)path;
     cc_t *cc = s->cc;
     cca_t *a;
     uint32_t idx;

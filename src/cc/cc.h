@@ -87,7 +87,7 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited);
 /* The congestion-control state a packet of flow f is throttled by. */
 cca_t *cc_state(sim_t *s, uint32_t f);
 /* A BECN for node n's traffic to dst (SL sl) has arrived. */
-void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl);
+void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path);
 /* The CCTI timer of node n's state `idx` (a flow id, or CC_SL_BIT | sl) expired. */
 #define CC_SL_BIT 0x80000000u
 void cc_timer(sim_t *s, uint32_t n, uint32_t idx);

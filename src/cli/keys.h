@@ -96,6 +96,17 @@
  X(CC_MAX_DELAY, "cc.max_delay", KT_TIME, "8300ns", 1, 1e12, "cc.cct = linear: the IRD at the last index (OPA DesiredMaxDelay).") \
  X(CC_CCT_FILE, "cc.cct_file", KT_STR, "", 0, 0, "cc.cct = file: a table, one entry per line as 'shift multiplier' (shift 0..3, multiplier 0..16383) or a 16-bit hex word 0x...; '#' comments. Indices must give non-decreasing delays; at least cc.ccti_limit + 1 entries.") \
  X(CC_CNP_SIZE, "cc.cnp_size", KT_BYTES, "26", 1, 4096, "Bytes of a CNP on the wire (LRH 8 + BTH 12 + ICRC 4 + VCRC 2).") \
+ X(MP_SCHEME, "multipath.scheme", KT_NAME, "off", 0, 0, "Source multipath balancing (docs/DRB.md): off; drb (seed 003's Distributed Routing Balancing: per pair a metapath of multi-step paths S->IN1->IN2->D opened and closed from the queueing latency that ACKs return; needs routing.algorithm = dor-msp); pr-drb (DRB plus routers' records of contending flows and a per-pair database of solutions re-applied when a pattern recurs); drb-ib (seed 001: the 2^LMC LID paths of routing.algorithm = lft, opened by IBA CC's BECNs, cc.mode = iba, no throttling). Turns on the flow transport at the NICs.") \
+ X(DRB_HIGH, "drb.high", KT_DOUBLE, "2", 1, 1000, "drb, pr-drb: open one more path when the metapath latency (sum of 1/L_i)^-1 exceeds this multiple of its zero-load value (sum of 1/L0_i)^-1.") \
+ X(DRB_LOW, "drb.low", KT_DOUBLE, "1.2", 0, 1000, "drb, pr-drb: close one path (never path 0) when the metapath latency falls below this multiple of its zero-load value; below drb.high.") \
+ X(DRB_EWMA, "drb.ewma", KT_DOUBLE, "0.25", 0.001, 1, "drb, pr-drb: weight of a new ACK in a path's latency estimate (1 = the last value).") \
+ X(DRB_RADIUS, "drb.radius", KT_INT, "2", 1, 64, "drb, pr-drb: largest supernode radius (hops around the source and destination routers) where intermediate routers IN1 and IN2 are looked for; at most the network's diameter.") \
+ X(DRB_PATHS, "drb.max_paths", KT_INT, "4", 1, 16, "drb, pr-drb: paths a metapath holds at most, path 0 included.") \
+ X(DRB_ACK_SIZE, "drb.ack_size", KT_BYTES, "32", 1, 4096, "drb, pr-drb: bytes of an ACK on the wire (an InfiniBand ACK is 30: LRH 8 + BTH 12 + AETH 4 + ICRC 4 + VCRC 2; plus the latency field, rounded).") \
+ X(DRB_LOG, "drb.log", KT_INT, "100000", 0, 1e9, "Multipath schemes: rows of drb-log.csv at most (every opening, closing, applied or saved solution, per pair, with the metapath width).") \
+ X(PRDRB_MONITOR, "prdrb.monitor", KT_TIME, "0", 0, 1e15, "pr-drb: a packet that waits longer than this at a router records the flows in that router's buffers (once per packet, at the first such router); 0 = the serialization time of a packet.mtu packet.") \
+ X(PRDRB_MATCH, "prdrb.match", KT_DOUBLE, "0.5", 0.01, 1, "pr-drb: a stored solution applies when the Jaccard similarity of its contending-flow set and the current one reaches this (1 = identical sets).") \
+ X(PRDRB_DB, "prdrb.db_size", KT_INT, "8", 1, 1024, "pr-drb: solutions a pair stores; a new pattern beyond that replaces the worst.") \
  X(OUT_DIR, "output.dir", KT_STR, "", 0, 0, "Results directory (default results/<config name>).") \
  X(OUT_TIMESERIES, "output.timeseries", KT_BOOL, "true", 0, 0, "Write timeseries.csv.") \
  X(OUT_DESTMAP, "output.destmap", KT_BOOL, "false", 0, 0, "Record the destinations routed through every switch output port and VC (destmap.csv, destmap-stages.csv per stage and direction: seed 002's Table 1 by measurement). Costs one bit per port, VC and destination.") \

@@ -1,6 +1,7 @@
 #include "run.h"
 #include "../sim/sim.h"
 #include "../core/util.h"
+#include "../multipath/mp.h"
 #include "../stats/plot.h"
 #include "../stats/views.h"
 #include "../stats/outfile.h"
@@ -126,6 +127,7 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     }
     views_write(&s, dir, c->name, plots);
     cc_write(&s, dir);
+    mp_write(&s, dir, plots);
     p = join(dir, "nodes.csv"); write_nodes(&s, p); free(p);
     p = join(dir, "perf.csv"); write_perf(&s, p); free(p);
     f = out_open(&o, dir, "summary.csv");

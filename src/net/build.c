@@ -18,6 +18,7 @@ uint32_t pkt_alloc(sim_t *s)
         s->pkt = np;
         s->ptime = xrealloc(s->ptime, (size_t)cap * sizeof *s->ptime);
         if (s->want_parr) s->parr = xrealloc(s->parr, (size_t)cap * sizeof *s->parr);
+        if (s->want_proute) s->proute = xrealloc(s->proute, (size_t)cap * sizeof *s->proute);
         if (s->pext_size) s->pext = xrealloc(s->pext, (size_t)cap * s->pext_size);
         for (uint32_t i = old; i < cap; i++) s->pkt[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
         s->pkt_free = old;
@@ -26,6 +27,7 @@ uint32_t pkt_alloc(sim_t *s)
     uint32_t id = s->pkt_free;
     s->pkt_free = s->pkt[id].next;
     s->pkt_live++;
+    if (s->proute) s->proute[id] = (proute_t){ { ICN_NIL, ICN_NIL }, 0 };
     return id;
 }
 

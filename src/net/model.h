@@ -31,6 +31,7 @@ enum ev_type {
     EV_CYCLE,        /* flit model: one router cycle */
     EV_DCREDIT,      /* VOQnet: a = destination queue, b = bytes: credits reach its upstream output */
     EV_CC_TIMER,     /* IBA CC: a = node, b = flow or CC_SL_BIT | sl: a CCTI timer expires */
+    EV_MP_TIMER,     /* DRB over IB: a = node, b = pair: its CCA timer expires */
 };
 
 struct sim;
@@ -90,6 +91,8 @@ typedef struct sim {
      * time it starts forwarding minus this), and pext_size opaque bytes per
      * packet for a layer above the network (the multipath header). */
     simtime_t *parr;
+    proute_t *proute;        /* source routes (want_proute), initialised empty by pkt_alloc */
+    int want_proute;
     unsigned char *pext;
     uint32_t pext_size;
     int want_parr;
@@ -140,6 +143,7 @@ typedef struct sim {
     net_hooks_t hooks;
     struct transport *tp;    /* flows and control packets at the NICs (src/transport/), NULL if off */
     struct cc *cc;           /* IBA congestion control (src/cc/), NULL if off */
+    struct mp *mp;           /* multipath routing: DRB, PR-DRB (src/multipath/), NULL if off */
     int flit_mode;           /* switch.model = flit */
     void *flit;              /* its state (src/net/flit.c) */
 

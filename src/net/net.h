@@ -25,7 +25,8 @@ typedef struct packet {
     uint32_t dst;
     uint32_t size;        /* bytes */
     uint32_t next;        /* queue link */
-    uint32_t msg;         /* message record, ICN_NIL for one-packet messages */
+    uint32_t msg;         /* message record, ICN_NIL for one-packet messages; a control
+                             packet's payload word (ACK: its record; CNP: the marked packet's path) */
     uint32_t flow;        /* transport: the flow (queue pair) at its source NIC; ICN_NIL without one */
     uint8_t out;          /* output port (local index, < MAX_RADIX) chosen at the current switch */
     uint8_t vc;           /* VC of the buffer the packet occupies */
@@ -40,6 +41,12 @@ typedef struct packet {
 enum { PKT_FECN = 1, PKT_BECN = 2 };          /* packet.flags: IBA congestion notification bits */
 enum { PK_DATA = 0, PK_CNP = 1, PK_ACK = 2 };   /* packet.kind */
 _Static_assert(sizeof(packet_t) == 32, "packet_t is one half cache line");
+
+/* A short source route (multi-step paths, src/routing/msp.c): the packet
+ * travels to router via[0], then to router via[1], then to its destination,
+ * by the base routing on each segment; seg counts the intermediate routers
+ * reached. via[0] = ICN_NIL: no route, the packet goes straight. */
+typedef struct proute { uint32_t via[2]; uint32_t seg; } proute_t;
 
 /* The cold part of a packet, at the same index in its own array. */
 typedef struct pkt_times {
@@ -120,7 +127,10 @@ typedef struct sw {
 } sw_t;
 
 /* A message waiting in a per-VC source queue (nic.queues = per-vc). */
-typedef struct srcmsg { simtime_t gen; uint32_t dst, left, msg; } srcmsg_t;
+/* route: with multipath routing (the flow transport), 1 + the path every
+ * packet of the message takes, chosen at its first packet (0 = not yet). */
+typedef struct srcmsg { simtime_t gen; uint32_t dst, left, msg; uint8_t route; } srcmsg_t;
+_Static_assert(sizeof(srcmsg_t) == 24, "srcmsg_t keeps its size");
 /* hdst, hsize: the head message's destination and next packet size, kept
  * here so that choosing a VC does not touch the (scattered) message rings. */
 typedef struct srcq { srcmsg_t *m; uint32_t head, n, cap, hdst, hsize; } srcq_t;

@@ -132,7 +132,7 @@ static void srcq_pull(sim_t *s, uint32_t n)
             continue;
         }
         if (q->n == q->cap) q->m = ring_grow(q->m, &q->head, &q->cap, sizeof *q->m);
-        q->m[(q->head + q->n++) % q->cap] = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id };
+        q->m[(q->head + q->n++) % q->cap] = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id, 0 };
         if (q->n == 1) srcq_head_cache(s, q);
         c->msg_left = 0;
     }

@@ -9,6 +9,7 @@
 #include "../net/flit.h"
 #include "../stats/views.h"
 #include "../cc/cc.h"
+#include "../multipath/mp.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static void sample(sim_t *s, uint32_t k)
     if (k - 1 < st->nbins) st->ts_innet[k - 1] = s->pkt_live;
     if (s->views) views_on_sample(s, k);
     if (s->cc) cc_on_sample(s, k);
+    if (s->mp) mp_on_sample(s, k);
     if (s->pkt_live && s->now - s->last_progress >= s->deadlock_after) {
         s->deadlocked = 1;
         return;
@@ -70,6 +72,7 @@ static void dispatch(sim_t *s, const event_t *e)
         break;
     case EV_CYCLE: flit_cycle(s); break;
     case EV_CC_TIMER: cc_timer(s, e->a, e->b); break;
+    case EV_MP_TIMER: mp_timer(s, e->a, e->b); break;
     case EV_SAMPLE: sample(s, e->a); break;
     default: die("unknown event type %u", ev_type(e));
     }

@@ -8,6 +8,7 @@
 #include "../net/flit.h"
 #include "../stats/views.h"
 #include "../cc/cc.h"
+#include "../multipath/mp.h"
 #include "../transport/transport.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,8 +137,9 @@ static void setup_policies(sim_t *s, cfg_t *c)
         s->queuing->setup(s, c);
     }
     cc_setup(s, c);
-    transport_setup(s, c, s->cc != NULL);
+    transport_setup(s, c, s->cc != NULL || mp_wanted(c));
     cc_attach(s);
+    mp_setup(s, c);
     if (!s->tp && !s->flit_mode && !s->routing->owns_vcs && (s->nsqs > 1 || s->vn)) {
         const char *qm = cfg_str(c, K_NIC_QUEUES);
         if (!strcmp(qm, "per-vc")) {
@@ -216,6 +218,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
 
 void sim_free(sim_t *s)
 {
+    mp_free(s);
     cc_free(s);
     transport_free(s);
     flit_free(s);
@@ -228,7 +231,7 @@ void sim_free(sim_t *s)
     free(s->want); free(s->voq); free(s->voq_mask); free(s->voq_std);
     voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
-    free(s->pkt); free(s->ptime); free(s->parr); free(s->pext); free(s->msg_left); free(s->msg_gen); free(s->pend);
+    free(s->pkt); free(s->ptime); free(s->parr); free(s->pext); free(s->proute); free(s->msg_left); free(s->msg_gen); free(s->pend);
     free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
     stats_free(&s->st);
     memset(s, 0, sizeof *s);

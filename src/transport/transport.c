@@ -227,7 +227,7 @@ static void pull(sim_t *s, uint32_t n)
         if (!tn->held.left) {
             if (c->next_gen > s->now || c->next_gen >= s->end) return;
             nic_take_message(s, n);
-            tn->held = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id };
+            tn->held = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id, 0 };
             c->msg_left = 0;
         }
         uint32_t f = ht_find(tn, tn->held.dst);
@@ -281,18 +281,21 @@ static int send_ctrl(sim_t *s, uint32_t n)
     tnode_t *tn = &t->node[n];
     nic_t *c = &s->nic[n];
     ctrl_t *k = &tn->cq[tn->cq_head];
-    if (!room(s, c, k->vc, t->cnp_size)) return 0;
+    uint32_t size = k->kind == PK_ACK ? t->mp->ack_size : t->cnp_size;
+    if (!room(s, c, k->vc, size)) return 0;
     uint32_t id = new_packet(s, n);
     packet_t *p = &s->pkt[id];
     p->dst = k->dst;
-    p->size = t->cnp_size;
+    p->size = size;
     p->kind = k->kind;
     p->flags = k->flags;
+    p->msg = k->kind == PK_ACK ? k->aux : k->path;
     p->vc = p->out_vc = p->sl = k->vc;
     tn->cq_head = tn->cq_head + 1 == tn->cq_cap ? 0 : tn->cq_head + 1;
     tn->cq_n--;
     t->ctrl_inj++;
     if (p->kind == PK_CNP) t->cnp_sent++;
+    else t->ack_sent++;
     c->busy = 1;
     link_send(s, c->port, id);
     return 1;
@@ -322,6 +325,10 @@ static void transport_service(sim_t *s, uint32_t n)
         uint32_t id = nic_make_packet(s, n, size, fl->vc);
         s->pkt[id].flow = f;
         s->pkt[id].sl = fl->vc;
+        if (t->mp) {
+            if (!m->route) m->route = (uint8_t)(1 + t->mp->pick(s, n, fl->dst));
+            t->mp->stamp(s, id, (uint8_t)(m->route - 1));
+        }
         fl->tx_bytes += size;
         m->left = c->msg_left;
         c->msg_left = 0;
@@ -346,6 +353,15 @@ static void transport_service(sim_t *s, uint32_t n)
     if (soonest != SIMTIME_MAX && soonest > s->now) wake_at(s, c, n, soonest);
 }
 
+/* Node n will send control packet k, ahead of its data. */
+static void ctrl_queue(sim_t *s, uint32_t n, ctrl_t k)
+{
+    tnode_t *tn = &s->tp->node[n];
+    if (tn->cq_n == tn->cq_cap) tn->cq = ring_grow(tn->cq, &tn->cq_head, &tn->cq_cap, sizeof *tn->cq);
+    tn->cq[(tn->cq_head + tn->cq_n++) % tn->cq_cap] = k;
+    sim_touch_nic(s, n);
+}
+
 static int transport_deliver(sim_t *s, uint32_t id)
 {
     transport_t *t = s->tp;
@@ -354,7 +370,10 @@ static int transport_deliver(sim_t *s, uint32_t id)
         t->ctrl_del++;
         if (p->kind == PK_CNP) {
             t->cnp_delivered++;
-            if (t->cc) t->cc->becn(s, p->dst, p->src, p->sl);
+            if (t->cc) t->cc->becn(s, p->dst, p->src, p->sl, (uint8_t)p->msg);
+        } else {
+            t->ack_delivered++;
+            t->mp->ack_in(s, id);
         }
         pkt_release(s, id);
         return 1;
@@ -363,11 +382,9 @@ static int transport_deliver(sim_t *s, uint32_t id)
         flow_t *fl = &t->flow[p->flow];   /* unless that flow ended and its id went to another */
         if (fl->node == p->src && fl->dst == p->dst) fl->rx_bytes += p->size;
     }
-    if (p->flags & PKT_FECN) {   /* return a BECN in a CNP, on the VC the packet came on */
-        tnode_t *tn = &t->node[p->dst];
-        if (tn->cq_n == tn->cq_cap) tn->cq = ring_grow(tn->cq, &tn->cq_head, &tn->cq_cap, sizeof *tn->cq);
-        tn->cq[(tn->cq_head + tn->cq_n++) % tn->cq_cap] = (ctrl_t){ p->src, PK_CNP, p->sl, PKT_BECN, 0 };
-        sim_touch_nic(s, p->dst);
-    }
+    if (p->flags & PKT_FECN)   /* return a BECN in a CNP, on the VC the packet came on */
+        ctrl_queue(s, p->dst, (ctrl_t){ p->src, PK_CNP, p->sl, PKT_BECN, p->path, 0 });
+    if (t->mp && t->mp->ack_out && (p->msg == ICN_NIL || s->msg_left[p->msg] == 1))   /* the message's last packet */
+        ctrl_queue(s, p->dst, (ctrl_t){ p->src, PK_ACK, p->sl, 0, p->path, t->mp->ack_out(s, id) });
     return 0;
 }

@@ -14,6 +14,10 @@
  * after it, in the node's (virtual, free) source queue until a flow ends.
  * Memory is thus bounded by nodes x nic.flows x nic.queue_limit messages.
  *
+ * With multipath routing (src/multipath/) a message's path is chosen when
+ * its first packet leaves, and a destination may answer every message with
+ * an ACK.
+ *
  * Control packets are packets: they take the VC of the packet they answer,
  * the destination's injection link (ahead of its data), credits and link
  * time at every hop, and can be delayed by congestion. */
@@ -45,7 +49,11 @@ typedef struct flow {
 } flow_t;
 
 /* A control packet waiting at a node for its injection link. */
-typedef struct ctrl { uint32_t dst; uint8_t kind, vc, flags, pad_; } ctrl_t;
+typedef struct ctrl {
+    uint32_t dst;
+    uint8_t kind, vc, flags, path;   /* path: a CNP's marked packet's path (LID offset) */
+    uint32_t aux;                    /* an ACK's payload record (the multipath layer's) */
+} ctrl_t;
 
 enum { FL_IDLE, FL_READY, FL_THROTTLED };
 
@@ -71,9 +79,24 @@ typedef struct tp_cc {
     simtime_t (*ready)(struct sim *s, uint32_t f);
     /* flow f started a packet of `bytes` now */
     void (*sent)(struct sim *s, uint32_t f, uint32_t bytes);
-    /* a BECN reached node n for its traffic to dst on SL sl */
-    void (*becn)(struct sim *s, uint32_t n, uint32_t dst, uint8_t sl);
+    /* a BECN reached node n for its traffic to dst on SL sl, path `path` */
+    void (*becn)(struct sim *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path);
 } tp_cc_t;
+
+/* The multipath routing a transport's sources follow (src/multipath/). */
+typedef struct tp_mp {
+    /* the path of node n's next message to dst */
+    uint8_t (*pick)(struct sim *s, uint32_t n, uint32_t dst);
+    /* packet id leaves on `path`: write its route and header */
+    void (*stamp)(struct sim *s, uint32_t id, uint8_t path);
+    /* Optional (NULL: no ACKs). Data packet id, the last of its message,
+     * reached its destination: returns the record of its ACK's payload. */
+    uint32_t (*ack_out)(struct sim *s, uint32_t id);
+    /* ACK id, whose payload word (packet.msg) names its record, reached the
+     * data's source */
+    void (*ack_in)(struct sim *s, uint32_t id);
+    uint32_t ack_size;   /* bytes of an ACK on the wire */
+} tp_mp_t;
 
 typedef struct transport {
     flow_t *flow;             /* pool; ids are stable, freed ids are chained through flow.next */
@@ -85,6 +108,8 @@ typedef struct transport {
     uint32_t cnp_size;        /* bytes of a CNP on the wire */
     uint64_t cnp_sent, cnp_delivered, ctrl_inj, ctrl_del;
     const tp_cc_t *cc;        /* NULL: sources are never throttled */
+    const tp_mp_t *mp;        /* NULL: every packet takes path 0 */
+    uint64_t ack_sent, ack_delivered;
     uint16_t rest_ccti;       /* a flow's CCT index at rest (CCTI_Min): new flows start there */
 } transport_t;
 

@@ -1,0 +1,209 @@
+/* DRB at the source: the metapath of a (source, destination) pair, its
+ * latency estimates, the choice of a path per message, and opening and
+ * closing paths from the ACKs' feedback.
+ *
+ * Choices where the seeds are silent (docs/DRB.md):
+ *   - thresholds compare the metapath latency L* = (sum 1/L_i)^-1 with its
+ *     zero-load value L0* = (sum 1/L0_i)^-1, so that opening a path does not
+ *     by itself look like relief: open when L* > drb.high L0*, close when
+ *     L* < drb.low L0*;
+ *   - L_i is an EWMA (weight drb.ewma) of L0_i + the ACK's queueing time;
+ *     a new path starts at its L0;
+ *   - only ACKs of packets sent after the last change may change the
+ *     metapath again (one path at a time, as the seeds expand);
+ *   - supernodes grow by Manhattan radius (wrapping on a torus); a new path
+ *     is the (IN1, IN2) pair of the smallest radius whose route shares the
+ *     fewest links with the open paths, then the shortest, then the lowest
+ *     router ids; routes equal to an open one are skipped;
+ *   - the path closed is the open one with the highest estimate, never 0. */
+#include "mp.h"
+#include "../routing/msp.h"
+#include "../topo/cube.h"
+#include "../core/util.h"
+#include <stdlib.h>
+
+#define MAXHOPS 512   /* output ports kept per route: enough for any cube icnsim builds with a radius */
+
+simtime_t drb_zero_load(const sim_t *s, uint32_t hops)
+{
+    return (simtime_t)hops * (s->link_delay + s->routing_delay) + s->link_delay + ser_time(s, s->mtu);
+}
+
+static uint32_t router_of(const sim_t *s, uint32_t node) { return node / cube_get(s)->c; }
+
+/* The output ports of route a -> x -> y -> b (DOR per segment); returns its
+ * length in links between routers. */
+static uint32_t route_ports(const sim_t *s, uint32_t a, uint32_t x, uint32_t y, uint32_t b, uint32_t *ports)
+{
+    uint32_t n = msp_walk(s, a, x, ports, MAXHOPS);
+    n += msp_walk(s, x, y, ports + (n < MAXHOPS ? n : MAXHOPS), n < MAXHOPS ? MAXHOPS - n : 0);
+    n += msp_walk(s, y, b, ports + (n < MAXHOPS ? n : MAXHOPS), n < MAXHOPS ? MAXHOPS - n : 0);
+    return n;
+}
+
+static uint64_t route_key(const uint32_t *ports, uint32_t n)
+{
+    return hash_bytes(ports, (n < MAXHOPS ? n : MAXHOPS) * sizeof *ports, 0xcbf29ce484222325ull);
+}
+
+void drb_set_path(sim_t *s, pair_t *pr, uint32_t slot, uint32_t in1, uint32_t in2)
+{
+    uint32_t ports[MAXHOPS];
+    uint32_t n = route_ports(s, router_of(s, pr->node), in1, in2, router_of(s, pr->dst), ports);
+    mpath_t *q = &pr->p[slot];
+    q->in1 = in1;
+    q->in2 = in2;
+    q->key = route_key(ports, n);
+    q->l0 = drb_zero_load(s, n + 1);
+    q->lat = (double)q->l0;
+    q->since = s->now;
+    q->notes = 0;
+    if (slot && !(pr->open >> slot & 1)) s->mp->alt_open++;
+    pr->open |= (uint16_t)(1u << slot);
+}
+
+void drb_init_pair(sim_t *s, pair_t *pr)
+{
+    if (s->mp->scheme == MP_DRBIB) { pr->open = 1; return; }
+    drb_set_path(s, pr, 0, router_of(s, pr->node), router_of(s, pr->dst));
+    pr->p[0].since = 0;   /* path 0 never changes: its ACKs count even if the pair was freed and made again */
+}
+
+double drb_ratio(const pair_t *pr, uint32_t maxp)
+{
+    double inv = 0, inv0 = 0;
+    for (uint32_t i = 0; i < maxp; i++)
+        if (pr->open >> i & 1) { inv += 1.0 / pr->p[i].lat; inv0 += 1.0 / (double)pr->p[i].l0; }
+    return inv0 / inv;
+}
+
+uint8_t drb_pick(sim_t *s, pair_t *pr, rng_t *r)
+{
+    if (pr->open == 1) return 0;
+    uint32_t maxp = s->mp->max_paths;
+    int ib = s->mp->scheme == MP_DRBIB;
+    double w[MP_MAXP], sum = 0;
+    for (uint32_t i = 0; i < maxp; i++) {
+        w[i] = !(pr->open >> i & 1) ? 0 : ib ? 1.0 / (1.0 + pr->p[i].notes) : 1.0 / pr->p[i].lat;
+        sum += w[i];
+    }
+    double u = rng_u01(r) * sum;
+    uint32_t last = 0;
+    for (uint32_t i = 0; i < maxp; i++) {
+        if (!w[i]) continue;
+        if (u < w[i]) return (uint8_t)i;
+        u -= w[i];
+        last = i;
+    }
+    return (uint8_t)last;   /* rounding */
+}
+
+/* Routers within `r` hops of router a, nearest first (stable by id). */
+static uint32_t supernode(const sim_t *s, uint32_t a, uint32_t r, uint32_t *out, uint32_t *dist)
+{
+    uint32_t n = 0;
+    for (uint32_t d = 0; d <= r; d++)
+        for (uint32_t x = 0; x < s->nswitches; x++)
+            if (msp_distance(s, a, x) == d) { out[n] = x; dist[n++] = d; }
+    return n;
+}
+
+int drb_open(sim_t *s, pair_t *pr)
+{
+    mp_t *m = s->mp;
+    uint32_t slot = 0;
+    while (slot < m->max_paths && (pr->open >> slot & 1)) slot++;
+    if (slot == m->max_paths) return 0;
+    uint32_t a = router_of(s, pr->node), b = router_of(s, pr->dst);
+    /* the links of the open paths */
+    uint32_t used[MP_MAXP * 64], nused = 0, ports[MAXHOPS];
+    for (uint32_t i = 0; i < m->max_paths; i++) {
+        if (!(pr->open >> i & 1)) continue;
+        uint32_t n = route_ports(s, a, pr->p[i].in1, pr->p[i].in2, b, ports);
+        for (uint32_t k = 0; k < n && k < MAXHOPS && nused < MP_MAXP * 64; k++) used[nused++] = ports[k];
+    }
+    uint32_t *sa = xmalloc(2 * s->nswitches * sizeof *sa), *da = xmalloc(2 * s->nswitches * sizeof *da);
+    uint32_t *sb = sa + s->nswitches, *db = da + s->nswitches;
+    uint32_t na = supernode(s, a, m->radius, sa, da), nb = supernode(s, b, m->radius, sb, db);
+    int found = 0;
+    uint32_t bx = 0, by = 0, bshared = 0, blen = 0;
+    for (uint32_t r = 1; r <= m->radius && !found; r++)
+        for (uint32_t i = 0; i < na && da[i] <= r; i++)
+            for (uint32_t j = 0; j < nb && db[j] <= r; j++) {
+                if (da[i] != r && db[j] != r) continue;   /* seen at a smaller radius */
+                uint32_t n = route_ports(s, a, sa[i], sb[j], b, ports);
+                uint64_t key = route_key(ports, n);
+                int dup = 0;
+                for (uint32_t k = 0; k < m->max_paths && !dup; k++) dup = (pr->open >> k & 1) && pr->p[k].key == key;
+                if (dup) continue;
+                uint32_t shared = 0;
+                for (uint32_t k = 0; k < n && k < MAXHOPS; k++)
+                    for (uint32_t u = 0; u < nused; u++)
+                        if (used[u] == ports[k]) { shared++; break; }
+                if (!found || shared < bshared || (shared == bshared && n < blen)) {
+                    found = 1; bx = sa[i]; by = sb[j]; bshared = shared; blen = n;
+                }
+            }
+    free(sa);
+    free(da);
+    if (!found) return 0;
+    drb_set_path(s, pr, slot, bx, by);
+    m->opens++;
+    return 1;
+}
+
+int drb_close(sim_t *s, pair_t *pr)
+{
+    mp_t *m = s->mp;
+    uint32_t worst = 0;
+    for (uint32_t i = 1; i < m->max_paths; i++)
+        if ((pr->open >> i & 1) && (!worst || pr->p[i].lat > pr->p[worst].lat)) worst = i;
+    if (!worst) return 0;
+    pr->open &= (uint16_t)~(1u << worst);
+    m->alt_open--;
+    m->closes++;
+    return 1;
+}
+
+void drb_feedback(sim_t *s, pair_t *pr, uint8_t slot, simtime_t sent, simtime_t qlat, uint32_t cset)
+{
+    mp_t *m = s->mp;
+    m->acks++;
+    if (slot >= m->max_paths || !(pr->open >> slot & 1) || sent < pr->p[slot].since) {
+        m->stale++;   /* its path has closed (or changed) since the packet left */
+        if (cset != ICN_NIL) mp_cset_free(m, cset);
+        return;
+    }
+    mpath_t *q = &pr->p[slot];
+    q->lat += m->alpha * ((double)(q->l0 + qlat) - q->lat);
+    if (cset != ICN_NIL) {   /* PR-DRB: the pattern of an episode is the first one seen in it */
+        if (pr->cset != ICN_NIL && !pr->episode) { mp_cset_free(m, pr->cset); pr->cset = ICN_NIL; }
+        if (pr->cset == ICN_NIL) pr->cset = cset;
+        else mp_cset_free(m, cset);
+    }
+    if (sent < pr->reconf) return;   /* feedback from before the last change */
+    double r = drb_ratio(pr, m->max_paths);
+    if (r > m->high) {
+        if (!pr->episode) { pr->episode = 1; pr->applied = 0; }
+        int changed = 0;
+        if (m->scheme == MP_PRDRB && !pr->applied && pr->cset != ICN_NIL) {
+            uint32_t sol = prdrb_lookup(m, pr, pr->cset);
+            if (sol != ICN_NIL && prdrb_apply(s, pr, sol)) {
+                pr->applied = 1;
+                m->hits++;
+                changed = 1;
+                mp_log(s, pr, LOG_APPLY, r);
+            } else {
+                m->misses++;
+            }
+        }
+        if (!changed && drb_open(s, pr)) { changed = 1; mp_log(s, pr, LOG_OPEN, r); }
+        if (changed) pr->reconf = s->now;
+    } else if (r < m->low) {
+        if (pr->episode) {
+            if (m->scheme == MP_PRDRB) prdrb_save(s, pr, r);
+            pr->episode = 0;
+        }
+        if (drb_close(s, pr)) { pr->reconf = s->now; mp_log(s, pr, LOG_CLOSE, r); }
+    }
+}
