@@ -22,7 +22,8 @@
 #include "../core/util.h"
 #include <stdlib.h>
 
-#define MAXHOPS 512   /* output ports kept per route: enough for any cube icnsim builds with a radius */
+#define MAXHOPS 512
+#define SNMAX 1024   /* routers of a supernode kept (a radius of 22 in 2-D) */   /* output ports kept per route: enough for any cube icnsim builds with a radius */
 
 simtime_t drb_zero_load(const sim_t *s, uint32_t hops)
 {
@@ -41,6 +42,12 @@ static uint32_t route_ports(const sim_t *s, uint32_t a, uint32_t x, uint32_t y, 
     return n;
 }
 
+/* Its length, without walking it: DOR is minimal on every segment. */
+static uint32_t route_len(const sim_t *s, uint32_t a, uint32_t x, uint32_t y, uint32_t b)
+{
+    return msp_distance(s, a, x) + msp_distance(s, x, y) + msp_distance(s, y, b);
+}
+
 static uint64_t route_key(const uint32_t *ports, uint32_t n)
 {
     return hash_bytes(ports, (n < MAXHOPS ? n : MAXHOPS) * sizeof *ports, 0xcbf29ce484222325ull);
@@ -48,12 +55,11 @@ static uint64_t route_key(const uint32_t *ports, uint32_t n)
 
 void drb_set_path(sim_t *s, pair_t *pr, uint32_t slot, uint32_t in1, uint32_t in2)
 {
-    uint32_t ports[MAXHOPS];
-    uint32_t n = route_ports(s, router_of(s, pr->node), in1, in2, router_of(s, pr->dst), ports);
+    uint32_t n = route_len(s, router_of(s, pr->node), in1, in2, router_of(s, pr->dst));
     mpath_t *q = &pr->p[slot];
     q->in1 = in1;
     q->in2 = in2;
-    q->key = route_key(ports, n);
+    q->key = 0;   /* computed when a path is next opened beside it */
     q->l0 = drb_zero_load(s, n + 1);
     q->lat = (double)q->l0;
     q->since = s->now;
@@ -98,14 +104,46 @@ uint8_t drb_pick(sim_t *s, pair_t *pr, rng_t *r)
     return (uint8_t)last;   /* rounding */
 }
 
-/* Routers within `r` hops of router a, nearest first (stable by id). */
-static uint32_t supernode(const sim_t *s, uint32_t a, uint32_t r, uint32_t *out, uint32_t *dist)
+/* Routers within `r` hops of router a, nearest first, then by id: every
+ * offset vector with |offsets| <= r (clipped on a mesh, wrapped on a
+ * torus), so the cost follows the supernode, not the network. */
+static uint32_t supernode(const sim_t *s, uint32_t a, uint32_t r, uint32_t *out, uint32_t *dist, uint32_t cap)
 {
+    const cube_t *q = cube_get(s);
+    int32_t off[9] = { 0 };
     uint32_t n = 0;
-    for (uint32_t d = 0; d <= r; d++)
-        for (uint32_t x = 0; x < s->nswitches; x++)
-            if (msp_distance(s, a, x) == d) { out[n] = x; dist[n++] = d; }
+    for (uint32_t d = 0; d < q->n; d++) off[d] = -(int32_t)r;
+    for (;;) {
+        uint32_t sum = 0, x = 0, ok = 1;
+        for (uint32_t d = 0; d < q->n; d++) {
+            sum += (uint32_t)(off[d] < 0 ? -off[d] : off[d]);
+            int32_t k = (int32_t)q->k, c = (int32_t)cube_coord(q, a, d) + off[d];
+            if (q->torus) c = ((c % k) + k) % k;
+            else if (c < 0 || c >= k) ok = 0;
+            x += (uint32_t)c * q->kpow[d];
+        }
+        if (ok && sum <= r) {
+            uint32_t j = 0;
+            while (j < n && out[j] != x) j++;
+            if (j == n && n < cap) { out[n] = x; dist[n++] = msp_distance(s, a, x); }
+        }
+        uint32_t d = 0;   /* next offset vector */
+        while (d < q->n && off[d] == (int32_t)r) off[d++] = -(int32_t)r;
+        if (d == q->n) break;
+        off[d]++;
+    }
+    for (uint32_t i = 1; i < n; i++)   /* insertion sort by (distance, id) */
+        for (uint32_t j = i; j > 0 && (dist[j] < dist[j - 1] || (dist[j] == dist[j - 1] && out[j] < out[j - 1])); j--) {
+            uint32_t t1 = out[j]; out[j] = out[j - 1]; out[j - 1] = t1;
+            uint32_t t2 = dist[j]; dist[j] = dist[j - 1]; dist[j - 1] = t2;
+        }
     return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 int drb_open(sim_t *s, pair_t *pr)
@@ -120,17 +158,19 @@ int drb_open(sim_t *s, pair_t *pr)
     for (uint32_t i = 0; i < m->max_paths; i++) {
         if (!(pr->open >> i & 1)) continue;
         uint32_t n = route_ports(s, a, pr->p[i].in1, pr->p[i].in2, b, ports);
+        pr->p[i].key = route_key(ports, n);
         for (uint32_t k = 0; k < n && k < MAXHOPS && nused < MP_MAXP * 64; k++) used[nused++] = ports[k];
     }
-    uint32_t *sa = xmalloc(2 * s->nswitches * sizeof *sa), *da = xmalloc(2 * s->nswitches * sizeof *da);
-    uint32_t *sb = sa + s->nswitches, *db = da + s->nswitches;
-    uint32_t na = supernode(s, a, m->radius, sa, da), nb = supernode(s, b, m->radius, sb, db);
+    qsort(used, nused, sizeof *used, cmp_u32);
+    uint32_t sa[SNMAX], da[SNMAX], sb[SNMAX], db[SNMAX];
+    uint32_t na = supernode(s, a, m->radius, sa, da, SNMAX), nb = supernode(s, b, m->radius, sb, db, SNMAX);
     int found = 0;
     uint32_t bx = 0, by = 0, bshared = 0, blen = 0;
     for (uint32_t r = 1; r <= m->radius && !found; r++)
         for (uint32_t i = 0; i < na && da[i] <= r; i++)
             for (uint32_t j = 0; j < nb && db[j] <= r; j++) {
                 if (da[i] != r && db[j] != r) continue;   /* seen at a smaller radius */
+                if (found && !bshared && route_len(s, a, sa[i], sb[j], b) >= blen) continue;   /* cannot win */
                 uint32_t n = route_ports(s, a, sa[i], sb[j], b, ports);
                 uint64_t key = route_key(ports, n);
                 int dup = 0;
@@ -138,14 +178,11 @@ int drb_open(sim_t *s, pair_t *pr)
                 if (dup) continue;
                 uint32_t shared = 0;
                 for (uint32_t k = 0; k < n && k < MAXHOPS; k++)
-                    for (uint32_t u = 0; u < nused; u++)
-                        if (used[u] == ports[k]) { shared++; break; }
+                    shared += bsearch(&ports[k], used, nused, sizeof *used, cmp_u32) != NULL;
                 if (!found || shared < bshared || (shared == bshared && n < blen)) {
                     found = 1; bx = sa[i]; by = sb[j]; bshared = shared; blen = n;
                 }
             }
-    free(sa);
-    free(da);
     if (!found) return 0;
     drb_set_path(s, pr, slot, bx, by);
     m->opens++;
