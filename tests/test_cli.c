@@ -228,3 +228,15 @@ TEST(cli_plots_rendered_or_refused)
         printf("       (gnuplot not installed: PNG rendering not checked here; CI installs it)\n");
     }
 }
+
+/* Shapes, rates and the traffic scenarios: errors name the key. */
+TEST(cli_shape_rate_and_scenario_errors)
+{
+    const char *mesh = "[topology]\ntype = mesh\nshape = 8x4\n[routing]\nalgorithm = dor\n";
+    expect_error(mesh, "-s topology.k=8", 2, (const char *[]){ "bad.ini:3", "topology.shape", "either", NULL });
+    expect_error(mesh, "-s topology.n=2", 2, (const char *[]){ "topology.shape", "either", NULL });
+    expect_error("[topology]\ntype = mesh\nshape = 8x1\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "2..64", NULL });
+    expect_error("[topology]\ntype = mesh\nshape = 8x\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "topology.shape", NULL });
+    expect_error("[topology]\ntype = mesh\nshape = 2x2x2x2x2x2x2x2x2\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "up to 8", NULL });
+    expect_error("[topology]\nshape = 8x4\n", "", 2, (const char *[]){ "bad.ini:2", "topology.shape", "no effect", NULL });
+}

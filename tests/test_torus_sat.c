@@ -148,12 +148,12 @@ static void dateline_walk(sim_t *s, int follow_last_adaptive, int *bad)
                 if (c[0].out < q->c) break;   /* ejection */
                 const cand_t *esc = &c[n - 1];
                 uint32_t d = (esc->out - q->c) / 2, x = cube_coord(q, w, d);
-                int minus = (esc->out - q->c) & 1, wraps = minus ? x == 0 : x + 1 == q->k;
+                int minus = (esc->out - q->c) & 1, wraps = minus ? x == 0 : x + 1 == q->k[d];
                 if (esc->ovc != (wrapped[d] || wraps)) (*bad)++;
                 const cand_t *go = n == 1 ? &c[0] : follow_last_adaptive ? &c[n - 2] : &c[0];
                 uint32_t gd = (go->out - q->c) / 2, gx = cube_coord(q, w, gd);
                 int gminus = (go->out - q->c) & 1;
-                if (gminus ? gx == 0 : gx + 1 == q->k) wrapped[gd] = 1;
+                if (gminus ? gx == 0 : gx + 1 == q->k[gd]) wrapped[gd] = 1;
                 uint32_t peer = s->port[sw_port(s, w, go->out)].peer;
                 p.vc = go->ovc;
                 w = s->port[peer].dev;

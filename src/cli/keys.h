@@ -13,10 +13,11 @@
  X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
  X(TIME_DEADLOCK, "time.deadlock", KT_TIME, "0", 0, 1e18, "Watchdog: if packets are in the network and none moves for this long, the run stops and reports a deadlock (exit status 3); also checked at the end of the run. 0 = automatic: 50 times the time to send one packet.mtu packet and cross one router.") \
  X(TOPO_TYPE, "topology.type", KT_NAME, "rlft", 0, 0, "Topology: see `icnsim --list`.") \
- X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-trees: arity K, ports a switch uses towards each neighbouring stage (P = 2K). k-ary n-cubes: radix k, routers per dimension.") \
+ X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-trees: arity K, ports a switch uses towards each neighbouring stage (P = 2K). k-ary n-cubes: radix k, routers per dimension (topology.shape gives one per dimension).") \
  X(TOPO_PORTS, "topology.ports", KT_INT, "0", 0, 128, "Switch port count P; optional, must equal 2K when given (0 = derive from topology.k).") \
  X(TOPO_STAGES, "topology.stages", KT_INT, "3", 1, 8, "Fat-trees: number of switch stages T (T = 1 is a single crossbar switch).") \
  X(TOPO_N, "topology.n", KT_INT, "2", 1, 8, "k-ary n-cubes (torus, mesh): number of dimensions n; topology.k is the radix (routers per dimension).") \
+ X(TOPO_SHAPE, "topology.shape", KT_NAME, "", 0, 0, "k-ary n-cubes (torus, mesh): a radix per dimension, dimension 0 first, joined by 'x' (8x4: 8 routers along dimension 0, 4 along dimension 1; router r = x + 8 y), as SST Merlin's torus shape; instead of topology.k and topology.n. Node ids follow the router numbering, so bit permutations need a power-of-two product.") \
  X(TOPO_CONC, "topology.concentration", KT_INT, "1", 1, 16, "k-ary n-cubes: end nodes per router (node = router * concentration + i).") \
  X(LINK_BW, "link.bandwidth", KT_BW, "100Gbps", 1e6, 8e12, "Bandwidth of every link, each direction (full duplex); 1 Mbps to 8 Tbps, so that a byte takes at least 1 ps and the largest packet fits the time range.") \
  X(LINK_DELAY, "link.delay", KT_TIME, "6ns", 0, 1e15, "Propagation delay of every link; credits travel back with the same delay.") \

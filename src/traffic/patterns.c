@@ -72,14 +72,18 @@ static uint32_t dst_butterfly(const sim_t *s, uint32_t src, rng_t *r)
     return fixed(src, d);
 }
 
-/* Add `add` to every radix-k digit of the router part of a node id (node =
- * router * c + i, router = n digits of radix k; fat-trees: k = N, n = 1). */
-static uint32_t digits_add(const sim_t *s, uint32_t node, uint32_t add)
+/* Move every digit of the router part of a node id (node = router * c + i,
+ * digit d of radix k_d; fat-trees: one digit of radix N) forward by 1, or
+ * for tornado by ceil(k_d / 2) - 1, each dimension by its own radix. */
+static uint32_t digits_add(const sim_t *s, uint32_t node, int tornado)
 {
-    uint32_t k = s->radix_k, routers = 1;
-    for (uint32_t d = 0; d < s->radix_n; d++) routers *= k;
+    uint32_t routers = 1;
+    for (uint32_t d = 0; d < s->radix_n; d++) routers *= s->radix_k[d];
     uint32_t c = s->nnodes / routers, r = node / c, out = 0, pw = 1;
-    for (uint32_t d = 0; d < s->radix_n; d++, pw *= k) out += ((r / pw % k + add) % k) * pw;
+    for (uint32_t d = 0; d < s->radix_n; pw *= s->radix_k[d], d++) {
+        uint32_t k = s->radix_k[d], add = tornado ? (k + 1) / 2 - 1 : 1;
+        out += ((r / pw % k + add) % k) * pw;
+    }
     return out * c + node % c;
 }
 
@@ -87,14 +91,14 @@ static uint32_t digits_add(const sim_t *s, uint32_t node, uint32_t add)
 static uint32_t dst_tornado(const sim_t *s, uint32_t src, rng_t *r)
 {
     (void)r;
-    return fixed(src, digits_add(s, src, (s->radix_k + 1) / 2 - 1));
+    return fixed(src, digits_add(s, src, 1));
 }
 
 /* Neighbor: every coordinate plus one. */
 static uint32_t dst_neighbor(const sim_t *s, uint32_t src, rng_t *r)
 {
     (void)r;
-    return fixed(src, digits_add(s, src, 1));
+    return fixed(src, digits_add(s, src, 0));
 }
 
 static void setup_shift(sim_t *s, cfg_t *c)
@@ -117,6 +121,6 @@ const pattern_ops pattern_bitcomp = { "bitcomp", "bit-complement permutation (N 
 const pattern_ops pattern_transpose = { "transpose", "swap the two halves of the address bits (N = 2^(2m))", setup_transpose, dst_transpose };
 const pattern_ops pattern_shuffle = { "shuffle", "perfect shuffle: rotate the address bits left by one (N a power of two)", need_pow2, dst_shuffle };
 const pattern_ops pattern_butterfly = { "butterfly", "swap the most and least significant address bits (N a power of two)", need_pow2, dst_butterfly };
-const pattern_ops pattern_tornado = { "tornado", "every coordinate + ceil(k/2) - 1 mod k (fat-trees: (src + ceil(N/2) - 1) mod N)", setup_none, dst_tornado };
+const pattern_ops pattern_tornado = { "tornado", "every coordinate + ceil(k/2) - 1 mod k, k its dimension's radix (fat-trees: (src + ceil(N/2) - 1) mod N)", setup_none, dst_tornado };
 const pattern_ops pattern_neighbor = { "neighbor", "every coordinate + 1 mod k (fat-trees: src + 1 mod N)", setup_none, dst_neighbor };
 const pattern_ops pattern_shift = { "shift", "(src + traffic.shift) mod N", setup_shift, dst_shift };
