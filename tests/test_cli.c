@@ -239,4 +239,6 @@ TEST(cli_shape_rate_and_scenario_errors)
     expect_error("[topology]\ntype = mesh\nshape = 8x\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "topology.shape", NULL });
     expect_error("[topology]\ntype = mesh\nshape = 2x2x2x2x2x2x2x2x2\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "up to 8", NULL });
     expect_error("[topology]\nshape = 8x4\n", "", 2, (const char *[]){ "bad.ini:2", "topology.shape", "no effect", NULL });
+    expect_error("load = 0.3\n[traffic]\nrate = 400\n", "", 2, (const char *[]){ "bad.ini:3", "traffic.rate", "either it or load", NULL });
+    expect_error("[link]\nbandwidth = 2Gbps\n[traffic]\nrate = 2001\n", "", 2, (const char *[]){ "bad.ini:4", "traffic.rate", "2000 bits/us", NULL });
 }

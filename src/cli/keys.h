@@ -7,7 +7,7 @@
 
 #define ICN_KEYS(X) \
  X(SEED, "seed", KT_INT, "1", 0, 9e15, "Random seed. Every random choice draws from a stream derived from (seed, purpose, index), so a run is reproducible bit for bit.") \
- X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per end node as a fraction of link bandwidth (1.0 = one link's worth).") \
+ X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per end node as a fraction of link bandwidth (1.0 = one link's worth). Or give traffic.rate instead; then this column of summary.csv holds the fraction it makes.") \
  X(TIME_WARMUP, "time.warmup", KT_TIME, "50us", 0, 1e18, "Warm-up period; nothing delivered or generated before it enters the statistics.") \
  X(TIME_MEASURE, "time.measure", KT_TIME, "200us", 1, 1e18, "Measurement period after the warm-up; the run ends at warmup + measure.") \
  X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
@@ -70,6 +70,7 @@
  X(IB_REPORT, "ib.report", KT_BOOL, "false", 0, 0, "routing.algorithm = lft: print the routes' figures before the run: routes delivered, hops (mean, max; minimal = switch distance + 1), LIDs per inter-switch port (max, mean), credit loops.") \
  X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Queuing scheme: how packets map onto VCs (at injection; at every hop for voqsw and vftree-hop) or, for voqnet, onto per-destination queues: see `icnsim --list`.") \
  X(QUEUING_DEPTH, "queuing.queue_size", KT_BYTES, "0", 0, 4e9, "queuing.scheme = voqnet: bytes of each per-destination queue at a switch input, with its own credits; 0 = two packets (packet.mtu), enough for full link rate. Queues exist only while they hold packets or owe credits.") \
+ X(TR_RATE, "traffic.rate", KT_DOUBLE, "0", 0, 8e6, "Offered load per end node in bits/us (Mbit/s), the unit of seeds 001 and 003, instead of load (set one of the two); at most link.bandwidth.") \
  X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \
  X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \
  X(TR_SELF, "traffic.self", KT_BOOL, "false", 0, 0, "Uniform pattern only: whether a node may pick itself as destination.") \

@@ -89,6 +89,10 @@ typedef struct process_ops {
     simtime_t (*gap)(rng_t *r, simtime_t slot, double load);
 } process_ops;
 
+/* The load that key `load` (a fraction of link bandwidth) or key `rate` (bits/us
+ * per node) gives; at most one of them may be set. */
+double traffic_load(sim_t *s, cfg_t *c, key_id load, key_id rate);
+
 /* Registry lookups: NULL when unknown. */
 const topo_ops *find_topo(const char *name);
 const routing_ops *find_routing(const char *name);

@@ -29,7 +29,6 @@ void sim_setup(sim_t *s, cfg_t *c)
     s->pkt_free = s->msg_free = ICN_NIL;
     evq_init(&s->evq);
     s->seed = (uint64_t)cfg_int(c, K_SEED);
-    s->load = cfg_double(c, K_LOAD);
     s->warmup = cfg_u64(c, K_TIME_WARMUP);
     s->end = s->stop = s->warmup + cfg_u64(c, K_TIME_MEASURE);
     s->deadlock_after = cfg_u64(c, K_TIME_DEADLOCK);
@@ -162,6 +161,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
             cfg_fail(c, K_SW_CROSSBAR, "VOQnet switches are modelled with one crossbar input per port (switch.crossbar = port)");
         if (s->xbar_queue && s->nvc > 16) cfg_fail(c, K_SW_CROSSBAR, "queue supports at most 16 VCs (switch.vcs = %u)", s->nvc);
     }
+    s->load = traffic_load(s, c, K_LOAD, K_TR_RATE);   /* after flit_setup: link_bps is known */
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
     s->pattern->setup(s, c);

@@ -153,8 +153,8 @@ void print_summary(FILE *f, const sim_t *s, const result_t *r)
     char a[32], b[32];
     fprintf(f, "icnsim run '%s': %s, %u nodes, %u switches, routing %s, queuing %s, %u VC(s)\n",
             s->cfg->name, s->topo->name, s->nnodes, s->nswitches, s->routing->name, s->queuing->name, s->nvc);
-    fprintf(f, "  traffic %s / %s / %s at load %.3f; warm-up %s, measured %s\n", s->process->name,
-            s->pattern->name, s->scenario->name, s->load, fmt_time(s->warmup, a, sizeof a),
+    fprintf(f, "  traffic %s / %s / %s at load %.3f (%.6g bits/us per node); warm-up %s, measured %s\n", s->process->name,
+            s->pattern->name, s->scenario->name, s->load, s->load * s->link_bps / 1e6, fmt_time(s->warmup, a, sizeof a),
             fmt_time(s->end - s->warmup, b, sizeof b));
     if (r->status) fprintf(f, "  ** DEADLOCK detected: the figures below cover the run up to it **\n");
     fprintf(f, "\n  %-34s %12s\n", "metric", "value");
