@@ -18,4 +18,6 @@ TEST(traffic_rate_is_the_load_in_bits_per_us)
     CHECK(!memcmp(&a, &b, sizeof a), "traffic.rate = 800 on 2 Gbps links: accepted %.6f vs %.6f, latency %.3f vs %.3f",
           b.accepted, a.accepted, b.lat_mean, a.lat_mean);
     CHECK_NEAR(b.offered, 0.4, 0.02, "offered load at 800 bits/us");
+    CHECK_NEAR(b.offered_mbps, 800, 40, "offered bits/us per node");
+    CHECK_NEAR(b.accepted_mbps / b.accepted, 2000, 1e-6, "accepted bits/us per unit of normalized throughput");
 }
