@@ -241,4 +241,14 @@ TEST(cli_shape_rate_and_scenario_errors)
     expect_error("[topology]\nshape = 8x4\n", "", 2, (const char *[]){ "bad.ini:2", "topology.shape", "no effect", NULL });
     expect_error("load = 0.3\n[traffic]\nrate = 400\n", "", 2, (const char *[]){ "bad.ini:3", "traffic.rate", "either it or load", NULL });
     expect_error("[link]\nbandwidth = 2Gbps\n[traffic]\nrate = 2001\n", "", 2, (const char *[]){ "bad.ini:4", "traffic.rate", "2000 bits/us", NULL });
+    const char *b = "[topology]\nk = 2\n[traffic]\nscenario = bursty\n";
+    expect_error(b, "-s \"traffic.burst_pattern=bitrev shuffle\"", 2, (const char *[]){ "traffic.burst_pattern", "bursty-var", NULL });
+    expect_error(b, "-s traffic.scenario=bursty-var", 2, (const char *[]){ "traffic.burst_pattern", "at least two", NULL });
+    expect_error(b, "-s traffic.burst_pattern=bitrevv", 2, (const char *[]){ "traffic.burst_pattern", "unknown pattern 'bitrevv'", NULL });
+    expect_error(b, "-s traffic.burst_length=200us", 2, (const char *[]){ "traffic.burst_length", "shorter than traffic.burst_period", NULL });
+    expect_error(b, "-s traffic.low_rate=100 -s traffic.low_load=0.2", 2, (const char *[]){ "traffic.low_rate", "traffic.low_load", NULL });
+    expect_error("[topology]\nk = 3\n[traffic]\nscenario = bursty\n", "", 2,
+                 (const char *[]){ "traffic.burst_pattern", "power-of-two", NULL });
+    expect_error("[traffic]\nlow_load = 0.2\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.low_load", "no effect", NULL });
+    expect_error("[traffic]\nburst_period = 1ms\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.burst_period", "no effect", NULL });
 }

@@ -75,13 +75,18 @@
  X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \
  X(TR_SELF, "traffic.self", KT_BOOL, "false", 0, 0, "Uniform pattern only: whether a node may pick itself as destination.") \
  X(TR_SHIFT, "traffic.shift", KT_INT, "1", -1e9, 1e9, "Shift pattern only: destination = (source + shift) mod N.") \
- X(TR_SCENARIO, "traffic.scenario", KT_NAME, "none", 0, 0, "Hot-spot scenario laid over the pattern: see `icnsim --list`.") \
+ X(TR_SCENARIO, "traffic.scenario", KT_NAME, "none", 0, 0, "Scenario laid over the pattern (hot-spots, bursts): see `icnsim --list`.") \
  X(TR_HS_FRACTION, "traffic.hs_fraction", KT_DOUBLE, "0.1", 0, 1, "Scenario hotspot only: fraction of end nodes that send to the hot-spots.") \
  X(TR_HS_COUNT, "traffic.hs_count", KT_INT, "1", 1, 1e6, "Scenario hotspot only: number of hot-spot destinations.") \
  X(TR_HS_NODES, "traffic.hs_nodes", KT_LIST, "600 3400 5200 9500", 0, 0, "Hot-spot node ids as given for an 11664-node network; for N nodes each id i maps to floor(i * N / 11664). Space separated.") \
  X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot (or IHS) sources start sending to their hot destinations; before it they follow the pattern.") \
  X(TR_HS_END, "traffic.hs_end", KT_TIME, "0", 0, 1e18, "Time they go back to the pattern; 0 = never.") \
  X(TR_IHS_FRACTION, "traffic.ihs_fraction", KT_DOUBLE, "0.2", 0, 1, "Scenario ihs only: fraction of end nodes sending to the intermediate hot ports.") \
+ X(TR_BURST_PERIOD, "traffic.burst_period", KT_TIME, "200us", 1000, 1e18, "Scenarios bursty and bursty-var: length of a cycle, a low phase then a burst; cycles start at time 0.") \
+ X(TR_BURST_LENGTH, "traffic.burst_length", KT_TIME, "50us", 1000, 1e18, "Scenarios bursty and bursty-var: length of the burst that ends each cycle (shorter than traffic.burst_period).") \
+ X(TR_BURST_PATTERN, "traffic.burst_pattern", KT_LIST, "bitrev", 0, 0, "Scenarios bursty and bursty-var: the burst's pattern (bursty), or the patterns the bursts take in turn (bursty-var: burst i uses entry i mod m). Space separated. A node a pattern leaves without destination (a fixed point) is idle during its bursts.") \
+ X(TR_LOW_LOAD, "traffic.low_load", KT_DOUBLE, "0.1", 0, 1, "Scenarios bursty and bursty-var: load of the low phase, on traffic.pattern, as a fraction of link bandwidth (the burst's is load or traffic.rate).") \
+ X(TR_LOW_RATE, "traffic.low_rate", KT_DOUBLE, "0", 0, 8e6, "Scenarios bursty and bursty-var: load of the low phase in bits/us per node, instead of traffic.low_load (set one of the two).") \
  X(CC_MODE, "cc.mode", KT_NAME, "off", 0, 0, "Congestion control: off, or iba (InfiniBand Annex A10: switches mark FECN on packets leaving congested ports, destinations return a CNP with BECN to the source, sources throttle by a CCT index). Needs a routing that fixes the output at arrival (deterministic); turns on the flow transport at the NICs.") \
  X(CC_PRESET, "cc.preset", KT_NAME, "opa", 0, 0, "cc.mode = iba: the set of defaults for the cc.* keys not given: opa (OPA fabric manager template: Threshold 8, Marking_Rate 0, CCTI_Increase 5, CCTI_Timer 10, linear CCT to 8300 ns, per flow) or simula-llnl (LLNL hardware study: Threshold 15, Marking_Rate 15, Packet_Size 1, CCTI_Increase 1, CCTI_Timer 150, quadratic simula_llnl CCT, per SL). See docs/INFINIBAND-CC.md.") \
  X(CC_THRESHOLD, "cc.threshold", KT_INT, "8", 0, 15, "IBA CC switch Threshold (OpenSM cc_sw_cong_setting_threshold): 0 never marks; otherwise a port's VL is congested when the bytes queued for it in the switch reach B (16 - T) / 16, B a VL buffer (15: 1/16 of it, 1: 15/16).") \

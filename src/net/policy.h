@@ -71,7 +71,7 @@ typedef struct arbiter_ops {
 
 typedef struct pattern_ops {
     const char *name, *desc;
-    void (*setup)(sim_t *s, cfg_t *c);       /* checks N fits the pattern */
+    void (*setup)(sim_t *s, cfg_t *c, key_id k);   /* checks N fits the pattern; k named it (for errors) */
     /* Destination of a message from src; ICN_NIL if src does not inject. */
     uint32_t (*dst)(const sim_t *s, uint32_t src, rng_t *r);
 } pattern_ops;
@@ -79,8 +79,12 @@ typedef struct pattern_ops {
 typedef struct scenario_ops {
     const char *name, *desc;
     void (*setup)(sim_t *s, cfg_t *c);       /* chooses roles (nic[n].hot) */
-    /* Destination for a message generated at t by a node with a role. */
+    /* Destination for a message generated at t by a node with a role;
+     * ICN_NIL: the one traffic.pattern gives. */
     uint32_t (*dst)(const sim_t *s, uint32_t src, simtime_t t, rng_t *r);
+    /* Optional, for traffic in phases: node n's load at time t, which holds
+     * until *until (> t). NULL: the run's load, for ever. */
+    double (*load)(const sim_t *s, uint32_t n, simtime_t t, simtime_t *until);
 } scenario_ops;
 
 typedef struct process_ops {
