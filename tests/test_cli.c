@@ -251,4 +251,11 @@ TEST(cli_shape_rate_and_scenario_errors)
                  (const char *[]){ "traffic.burst_pattern", "power-of-two", NULL });
     expect_error("[traffic]\nlow_load = 0.2\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.low_load", "no effect", NULL });
     expect_error("[traffic]\nburst_period = 1ms\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.burst_period", "no effect", NULL });
+    const char *hr = "[topology]\ntype = mesh\nshape = 8x4\n[routing]\nalgorithm = dor\n[traffic]\nscenario = hs-region\n";
+    expect_error("[traffic]\nscenario = hs-region\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.scenario", "mesh or torus", NULL });
+    expect_error(hr, "-s \"traffic.hs_region=8 0\"", 2, (const char *[]){ "traffic.hs_region", "one per dimension", NULL });
+    expect_error(hr, "-s traffic.hs_region=3", 2, (const char *[]){ "traffic.hs_region", "2 entries", NULL });
+    expect_error(hr, "-s \"traffic.hs_region=3-1 0\"", 2, (const char *[]){ "traffic.hs_region", "lo-hi", NULL });
+    expect_error(hr, "-s \"traffic.hs_sources=0 0\" -s traffic.hs_fraction=0.2", 2, (const char *[]){ "traffic.hs_sources", "hs_fraction", NULL });
+    expect_error("[traffic]\nhs_radius = 2\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.hs_radius", "no effect", NULL });
 }

@@ -85,3 +85,72 @@ TEST(traffic_bursty_run_offers_the_average)
     CHECK(tsim_run_checked(ft2g, sets, &r) == 0, "status");
     CHECK_NEAR(r.offered, 0.6 * 0.1 + 0.4 * 0.6 * 12 / 16, 0.015, "offered load");
 }
+
+/* The destinations a source of hs-region draws (in its window), and its sources. */
+static void region_sets(sim_t *s, uint64_t *dsts, uint64_t *srcs, simtime_t t)
+{
+    *dsts = *srcs = 0;
+    rng_t r;
+    rng_seed(&r, 5, RNG_DEST, 0);
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        if (s->nic[n].hot < 0) continue;
+        *srcs |= 1ull << n;
+        for (int i = 0; i < 200; i++) {
+            uint32_t d = s->scenario->dst(s, n, t, &r);
+            *dsts |= d == ICN_NIL ? 1ull << 63 : 1ull << d;
+        }
+    }
+}
+
+/* hs-region on 8x4 networks (node = x + 8 y): the box 7 0-1 grown by one hop
+ * wraps round both rings in the torus and not in the mesh; the sources are
+ * the box hs_sources, or a fraction outside the region; before hs_start
+ * the sources follow the pattern. */
+TEST(traffic_hs_region_shapes_sources_and_window)
+{
+    static const struct { const char *type, *sources; uint64_t dsts, srcs; } cases[] = {
+        { "torus", "traffic.hs_sources=0-1 2-3", (1ull << 7) | (1ull << 15) | (1ull << 6) | (1ull << 14) | (1ull << 0) | (1ull << 8) | (1ull << 31) | (1ull << 23),
+          (1ull << 16) | (1ull << 17) | (1ull << 24) | (1ull << 25) },
+        { "mesh", "traffic.hs_sources=0-1 2-3", (1ull << 7) | (1ull << 15) | (1ull << 6) | (1ull << 14) | (1ull << 23),
+          (1ull << 16) | (1ull << 17) | (1ull << 24) | (1ull << 25) },
+        { "mesh", "traffic.hs_fraction=0.25", (1ull << 7) | (1ull << 15) | (1ull << 6) | (1ull << 14) | (1ull << 23), 0 },
+    };
+    for (int i = 0; i < 3; i++) {
+        char ini[256];
+        snprintf(ini, sizeof ini, "[topology]\ntype = %s\nshape = 8x4\n[routing]\nalgorithm = dor\n", cases[i].type);
+        const char *sets[] = { "traffic.scenario=hs-region", "traffic.hs_region=7 0-1", cases[i].sources, "traffic.hs_start=10us", "load=0.1", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, sets);
+        uint64_t dsts, srcs;
+        region_sets(&s, &dsts, &srcs, 10000000);
+        CHECK(dsts == cases[i].dsts, "%s %s: destinations %llx, want %llx", cases[i].type, cases[i].sources,
+              (unsigned long long)dsts, (unsigned long long)cases[i].dsts);
+        if (cases[i].srcs) CHECK(srcs == cases[i].srcs, "%s: sources %llx, want %llx", cases[i].sources, (unsigned long long)srcs, (unsigned long long)cases[i].srcs);
+        else CHECK(__builtin_popcountll(srcs) == 8 && !(srcs & dsts), "%s: sources %llx", cases[i].sources, (unsigned long long)srcs);
+        region_sets(&s, &dsts, &srcs, 9999999);
+        CHECK(dsts == 1ull << 63, "before hs_start the sources follow the pattern");
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* On the 8x8 mesh the default region (the central router and its four
+ * neighbours) receives what its sources send on top of the background. */
+TEST(traffic_hs_region_receives_the_hot_load)
+{
+    const char *sets[] = { "traffic.scenario=hs-region", "traffic.hs_fraction=0.1", "load=0.1", "time.warmup=10us", "time.measure=200us", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, "[topology]\ntype = mesh\nshape = 8x8\n[routing]\nalgorithm = dor\n", sets);
+    CHECK(sim_run(&s) == 0, "status");
+    double hot = 0, cold = 0;
+    for (uint32_t n = 0; n < 64; n++) {
+        int in = n == 36 || n == 35 || n == 37 || n == 28 || n == 44;   /* (4,4) and its neighbours */
+        *(in ? &hot : &cold) += (double)s.nic[n].rx_bytes / (in ? 5 : 59);
+    }
+    /* 6 sources at 0.1 spread over 5 nodes: +0.12 on a background of 0.1 */
+    CHECK(hot > 2 * cold, "a region node receives %.0f bytes, another node %.0f", hot, cold);
+    sim_free(&s);
+    cfg_free(&c);
+}

@@ -76,11 +76,14 @@
  X(TR_SELF, "traffic.self", KT_BOOL, "false", 0, 0, "Uniform pattern only: whether a node may pick itself as destination.") \
  X(TR_SHIFT, "traffic.shift", KT_INT, "1", -1e9, 1e9, "Shift pattern only: destination = (source + shift) mod N.") \
  X(TR_SCENARIO, "traffic.scenario", KT_NAME, "none", 0, 0, "Scenario laid over the pattern (hot-spots, bursts): see `icnsim --list`.") \
- X(TR_HS_FRACTION, "traffic.hs_fraction", KT_DOUBLE, "0.1", 0, 1, "Scenario hotspot only: fraction of end nodes that send to the hot-spots.") \
+ X(TR_HS_FRACTION, "traffic.hs_fraction", KT_DOUBLE, "0.1", 0, 1, "Scenarios hotspot and hs-region: fraction of end nodes that send to the hot-spots (chosen at random, never a hot-spot themselves).") \
  X(TR_HS_COUNT, "traffic.hs_count", KT_INT, "1", 1, 1e6, "Scenario hotspot only: number of hot-spot destinations.") \
  X(TR_HS_NODES, "traffic.hs_nodes", KT_LIST, "600 3400 5200 9500", 0, 0, "Hot-spot node ids as given for an 11664-node network; for N nodes each id i maps to floor(i * N / 11664). Space separated.") \
- X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot (or IHS) sources start sending to their hot destinations; before it they follow the pattern.") \
+ X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot sources (hotspot, hs-region, ihs and the presets) start sending to their hot destinations; before it they follow the pattern.") \
  X(TR_HS_END, "traffic.hs_end", KT_TIME, "0", 0, 1e18, "Time they go back to the pattern; 0 = never.") \
+ X(TR_HS_REGION, "traffic.hs_region", KT_LIST, "", 0, 0, "Scenario hs-region: the box of router coordinates at the heart of the hot-spot region, one entry per dimension, each a coordinate or an inclusive range lo-hi (3 3: router (3,3); 2-5 0-1: a 4x2 rectangle). Default: the central router (k_d / 2 in every dimension).") \
+ X(TR_HS_RADIUS, "traffic.hs_radius", KT_INT, "1", 0, 1000, "Scenario hs-region: the region is every router within this many hops of the box (round the rings in a torus): 1 adds the neighbours, 0 is the box alone.") \
+ X(TR_HS_SOURCES, "traffic.hs_sources", KT_LIST, "", 0, 0, "Scenario hs-region: a box of router coordinates (as traffic.hs_region) whose nodes are the sources, instead of traffic.hs_fraction of the nodes at random; nodes of the region never are.") \
  X(TR_IHS_FRACTION, "traffic.ihs_fraction", KT_DOUBLE, "0.2", 0, 1, "Scenario ihs only: fraction of end nodes sending to the intermediate hot ports.") \
  X(TR_BURST_PERIOD, "traffic.burst_period", KT_TIME, "200us", 1000, 1e18, "Scenarios bursty and bursty-var: length of a cycle, a low phase then a burst; cycles start at time 0.") \
  X(TR_BURST_LENGTH, "traffic.burst_length", KT_TIME, "50us", 1000, 1e18, "Scenarios bursty and bursty-var: length of the burst that ends each cycle (shorter than traffic.burst_period).") \
