@@ -28,6 +28,8 @@ static uint32_t distance(const cube_t *q, uint32_t a, uint32_t b)
     return h;
 }
 
+static int pick_last(sim_t *s, uint32_t w, const cand_t *c, int n, void *arg) { (void)s; (void)w; (void)c; (void)arg; return n - 1; }
+
 /* Walk every route taking the first (or the last) candidate at each router;
  * count the routes that are not delivered or not minimal. */
 static uint32_t bad_routes(sim_t *s, int last)
@@ -35,26 +37,8 @@ static uint32_t bad_routes(sim_t *s, int last)
     const cube_t *q = cube_get(s);
     uint32_t bad = 0;
     for (uint32_t a = 0; a < s->nnodes; a++)
-        for (uint32_t b = 0; b < s->nnodes; b++) {
-            if (a == b) continue;
-            packet_t p;
-            memset(&p, 0, sizeof p);
-            p.src = a;
-            p.dst = b;
-            uint32_t w = a / q->c, in = a % q->c, hops = 0;
-            for (;;) {
-                cand_t c[MAX_CAND];
-                int n = s->routing->route(s, w, in, &p, c);
-                const cand_t *go = last ? &c[n - 1] : &c[0];
-                if (go->out < q->c) { hops += (w * q->c + go->out != b) * 1000; break; }
-                uint32_t peer = s->port[sw_port(s, w, go->out)].peer;
-                if (peer == ICN_NIL || ++hops > 64) { hops = 1000; break; }
-                p.vc = go->ovc;
-                w = s->port[peer].dev;
-                in = s->port[peer].local;
-            }
-            bad += hops != distance(q, a / q->c, b / q->c);
-        }
+        for (uint32_t b = 0; b < s->nnodes; b++)
+            if (a != b) bad += cube_walk(s, a, b, last ? pick_last : NULL, NULL) != (int)distance(q, a / q->c, b / q->c);
     return bad;
 }
 
