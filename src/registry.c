@@ -14,7 +14,7 @@ extern const arbiter_ops arbiter_islip, arbiter_rr;
 extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, pattern_transpose,
     pattern_shuffle, pattern_butterfly, pattern_tornado, pattern_neighbor, pattern_shift;
 extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scenario_hs25_1,
-    scenario_hs10_4, scenario_hs25_4, scenario_ihs;
+    scenario_hs10_4, scenario_hs25_4, scenario_ihs, scenario_hs_region, scenario_bursty, scenario_bursty_var;
 extern const process_ops process_bernoulli, process_poisson;
 
 static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, &topo_ibnet, NULL };
@@ -26,7 +26,7 @@ static const pattern_ops *const patterns[] = {
     &pattern_shuffle, &pattern_butterfly, &pattern_tornado, &pattern_neighbor, &pattern_shift, NULL };
 static const scenario_ops *const scenarios[] = {
     &scenario_none, &scenario_hotspot, &scenario_hs10_1, &scenario_hs25_1,
-    &scenario_hs10_4, &scenario_hs25_4, &scenario_ihs, NULL };
+    &scenario_hs10_4, &scenario_hs25_4, &scenario_ihs, &scenario_hs_region, &scenario_bursty, &scenario_bursty_var, NULL };
 static const process_ops *const processes[] = { &process_bernoulli, &process_poisson, NULL };
 
 /* Every ops table starts with name and desc, so one lookup serves all. */
@@ -67,7 +67,7 @@ void registry_list(FILE *f)
     list(f, "crossbar allocators", "switch.arbiter", (const void *const *)arbiters);
     list(f, "injection processes", "traffic.process", (const void *const *)processes);
     list(f, "traffic patterns", "traffic.pattern", (const void *const *)patterns);
-    list(f, "hot-spot scenarios", "traffic.scenario", (const void *const *)scenarios);
+    list(f, "scenarios: hot-spots and bursts", "traffic.scenario", (const void *const *)scenarios);
     fprintf(f, "InfiniBand routing engines (ib.engine, with routing.algorithm = lft):\n");
     for (const ib_engine_t *e = ib_engines; e->name; e++) fprintf(f, "  %-12s %s\n", e->name, e->desc);
     cc_list(f);

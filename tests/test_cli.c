@@ -228,3 +228,34 @@ TEST(cli_plots_rendered_or_refused)
         printf("       (gnuplot not installed: PNG rendering not checked here; CI installs it)\n");
     }
 }
+
+/* Shapes, rates and the traffic scenarios: errors name the key. */
+TEST(cli_shape_rate_and_scenario_errors)
+{
+    const char *mesh = "[topology]\ntype = mesh\nshape = 8x4\n[routing]\nalgorithm = dor\n";
+    expect_error(mesh, "-s topology.k=8", 2, (const char *[]){ "bad.ini:3", "topology.shape", "either", NULL });
+    expect_error(mesh, "-s topology.n=2", 2, (const char *[]){ "topology.shape", "either", NULL });
+    expect_error("[topology]\ntype = mesh\nshape = 8x1\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "2..64", NULL });
+    expect_error("[topology]\ntype = mesh\nshape = 8x\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "topology.shape", NULL });
+    expect_error("[topology]\ntype = mesh\nshape = 2x2x2x2x2x2x2x2x2\n[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "bad.ini:3", "up to 8", NULL });
+    expect_error("[topology]\nshape = 8x4\n", "", 2, (const char *[]){ "bad.ini:2", "topology.shape", "no effect", NULL });
+    expect_error("load = 0.3\n[traffic]\nrate = 400\n", "", 2, (const char *[]){ "bad.ini:3", "traffic.rate", "either it or load", NULL });
+    expect_error("[link]\nbandwidth = 2Gbps\n[traffic]\nrate = 2001\n", "", 2, (const char *[]){ "bad.ini:4", "traffic.rate", "2000 bits/us", NULL });
+    const char *b = "[topology]\nk = 2\n[traffic]\nscenario = bursty\n";
+    expect_error(b, "-s \"traffic.burst_pattern=bitrev shuffle\"", 2, (const char *[]){ "traffic.burst_pattern", "bursty-var", NULL });
+    expect_error(b, "-s traffic.scenario=bursty-var", 2, (const char *[]){ "traffic.burst_pattern", "at least two", NULL });
+    expect_error(b, "-s traffic.burst_pattern=bitrevv", 2, (const char *[]){ "traffic.burst_pattern", "unknown pattern 'bitrevv'", NULL });
+    expect_error(b, "-s traffic.burst_length=200us", 2, (const char *[]){ "traffic.burst_length", "shorter than traffic.burst_period", NULL });
+    expect_error(b, "-s traffic.low_rate=100 -s traffic.low_load=0.2", 2, (const char *[]){ "traffic.low_rate", "traffic.low_load", NULL });
+    expect_error("[topology]\nk = 3\n[traffic]\nscenario = bursty\n", "", 2,
+                 (const char *[]){ "traffic.burst_pattern", "power-of-two", NULL });
+    expect_error("[traffic]\nlow_load = 0.2\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.low_load", "no effect", NULL });
+    expect_error("[traffic]\nburst_period = 1ms\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.burst_period", "no effect", NULL });
+    const char *hr = "[topology]\ntype = mesh\nshape = 8x4\n[routing]\nalgorithm = dor\n[traffic]\nscenario = hs-region\n";
+    expect_error("[traffic]\nscenario = hs-region\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.scenario", "mesh or torus", NULL });
+    expect_error(hr, "-s \"traffic.hs_region=8 0\"", 2, (const char *[]){ "traffic.hs_region", "one per dimension", NULL });
+    expect_error(hr, "-s traffic.hs_region=3", 2, (const char *[]){ "traffic.hs_region", "2 entries", NULL });
+    expect_error(hr, "-s \"traffic.hs_region=3-1 0\"", 2, (const char *[]){ "traffic.hs_region", "lo-hi", NULL });
+    expect_error(hr, "-s \"traffic.hs_sources=0 0\" -s traffic.hs_fraction=0.2", 2, (const char *[]){ "traffic.hs_sources", "hs_fraction", NULL });
+    expect_error("[traffic]\nhs_radius = 2\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.hs_radius", "no effect", NULL });
+}

@@ -59,29 +59,13 @@ TEST(cube_counts_and_wiring)
  * by walking every route; validation-references section 3. */
 static double walk_all(sim_t *s)
 {
-    const cube_t *q = cube_get(s);
     double sum = 0;
     uint64_t pairs = 0;
     for (uint32_t a = 0; a < s->nnodes; a++)
         for (uint32_t b = 0; b < s->nnodes; b++) {
             if (a == b) continue;
-            packet_t p;
-            memset(&p, 0, sizeof p);
-            p.src = a;
-            p.dst = b;
-            uint32_t w = a / q->c, in = a % q->c, hops = 0;
-            for (;;) {
-                cand_t c[MAX_CAND];
-                s->routing->route(s, w, in, &p, c);
-                p.out = c[0].out;
-                p.vc = c[0].ovc;
-                if (p.out < q->c) break;
-                uint32_t peer = s->port[sw_port(s, w, p.out)].peer;
-                if (peer == ICN_NIL || ++hops > 64) return -1;
-                w = s->port[peer].dev;
-                in = s->port[peer].local;
-            }
-            if (w * q->c + p.out != b) return -1;
+            int hops = cube_walk(s, a, b, NULL, NULL);
+            if (hops < 0) return -1;
             sum += hops;
             pairs++;
         }

@@ -21,6 +21,9 @@ static const char *bin(void)
 static const char *ft_ini = "[topology]\ntype = rlft\nk = 2\nstages = 3\n[time]\nwarmup = 5us\nmeasure = 30us\n";
 static const char *torus_ini = "[topology]\ntype = torus\nk = 4\nn = 2\n[time]\nwarmup = 5us\nmeasure = 30us\n";
 static const char *mesh_ini = "[topology]\ntype = mesh\nk = 4\nn = 2\n[time]\nwarmup = 5us\nmeasure = 30us\n";
+/* unequal radices: the dor engine must take each dimension's own ring */
+static const char *torus84_ini = "[topology]\ntype = torus\nshape = 8x4\n[time]\nwarmup = 5us\nmeasure = 30us\n";
+static const char *mesh84_ini = "[topology]\ntype = mesh\nshape = 8x4\n[time]\nwarmup = 5us\nmeasure = 30us\n";
 
 TEST(ib_lid_lmc_arithmetic)
 {
@@ -94,6 +97,7 @@ TEST(ib_engines_reach_all_pairs_minimal_where_claimed)
         { &torus_ini, "dor", "2", 1, 1, 0 }, { &torus_ini, "updn", "1", 0, 0, 0 }, { &torus_ini, "minhop", "1", 1, 1, 1 }, { &torus_ini, "dfs-disjoint", "4", 0, 1, 0 },
         { &mesh_ini, "dor", "1", 1, 1, 0 }, { &mesh_ini, "minhop", "1", 1, 1, 1 }, { &mesh_ini, "updn", "1", 0, 0, 0 },
         { &mesh_ini, "dfs-disjoint", "4", 0, 1, 0 },
+        { &torus84_ini, "dor", "2", 1, 1, 0 }, { &mesh84_ini, "dor", "1", 1, 1, 0 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         for (int lmc = 0; lmc <= 2; lmc++) {

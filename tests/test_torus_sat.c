@@ -130,36 +130,34 @@ TEST(torus_adversarial_traffic_every_scheme)
  * candidate) along adaptive paths that take the first or the last adaptive
  * candidate at every router. The crossings are tracked here, from the
  * coordinates the walk visits, independently of the routing's own test. */
+typedef struct dl_walk { int follow_last_adaptive, bad, wrapped[8]; } dl_walk_t;
+
+/* At each router: check the escape candidate's class, then follow the first
+ * or the last adaptive candidate and note the wrap links it crosses. */
+static int dateline_pick(sim_t *s, uint32_t w, const cand_t *c, int n, void *arg)
+{
+    dl_walk_t *x = arg;
+    const cube_t *q = cube_get(s);
+    if (c[0].out < q->c) return 0;   /* ejection */
+    const cand_t *esc = &c[n - 1];
+    uint32_t d = (esc->out - q->c) / 2, cx = cube_coord(q, w, d);
+    int minus = (esc->out - q->c) & 1, wraps = minus ? cx == 0 : cx + 1 == q->k[d];
+    if (esc->ovc != (x->wrapped[d] || wraps)) x->bad++;
+    int go = n == 1 ? 0 : x->follow_last_adaptive ? n - 2 : 0;
+    uint32_t gd = (c[go].out - q->c) / 2, gx = cube_coord(q, w, gd);
+    int gminus = (c[go].out - q->c) & 1;
+    if (gminus ? gx == 0 : gx + 1 == q->k[gd]) x->wrapped[gd] = 1;
+    return go;
+}
+
 static void dateline_walk(sim_t *s, int follow_last_adaptive, int *bad)
 {
-    const cube_t *q = cube_get(s);
     for (uint32_t a = 0; a < s->nnodes; a++)
         for (uint32_t b = 0; b < s->nnodes; b++) {
             if (a == b) continue;
-            packet_t p;
-            memset(&p, 0, sizeof p);
-            p.src = a;
-            p.dst = b;
-            uint32_t w = a, in = 0, hops = 0;
-            int wrapped[8] = { 0 };
-            for (;;) {
-                cand_t c[MAX_CAND];
-                int n = s->routing->route(s, w, in, &p, c);
-                if (c[0].out < q->c) break;   /* ejection */
-                const cand_t *esc = &c[n - 1];
-                uint32_t d = (esc->out - q->c) / 2, x = cube_coord(q, w, d);
-                int minus = (esc->out - q->c) & 1, wraps = minus ? x == 0 : x + 1 == q->k;
-                if (esc->ovc != (wrapped[d] || wraps)) (*bad)++;
-                const cand_t *go = n == 1 ? &c[0] : follow_last_adaptive ? &c[n - 2] : &c[0];
-                uint32_t gd = (go->out - q->c) / 2, gx = cube_coord(q, w, gd);
-                int gminus = (go->out - q->c) & 1;
-                if (gminus ? gx == 0 : gx + 1 == q->k) wrapped[gd] = 1;
-                uint32_t peer = s->port[sw_port(s, w, go->out)].peer;
-                p.vc = go->ovc;
-                w = s->port[peer].dev;
-                in = s->port[peer].local;
-                if (++hops > 16) { (*bad)++; break; }
-            }
+            dl_walk_t x = { follow_last_adaptive, 0, { 0 } };
+            int hops = cube_walk(s, a, b, dateline_pick, &x);
+            *bad += x.bad + (hops < 0 || hops > 16);
         }
 }
 

@@ -1,5 +1,8 @@
 #include "util.h"
 #include "test.h"
+#include "../src/net/policy.h"
+#include "../src/topo/cube.h"
+#include "../src/core/util.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -80,4 +83,26 @@ const char *test_tmpdir(char *buf, size_t n, const char *tag)
         if (system(cmd)) abort();
     }
     return buf;
+}
+
+int cube_walk(sim_t *s, uint32_t a, uint32_t b, walk_pick_fn pick, void *arg)
+{
+    const cube_t *q = cube_get(s);
+    packet_t p;
+    memset(&p, 0, sizeof p);
+    p.src = a;
+    p.dst = b;
+    uint32_t w = a / q->c, in = a % q->c;
+    for (int hops = 0;; hops++) {
+        cand_t c[MAX_CAND];
+        int n = s->routing->route(s, w, in, &p, c);
+        const cand_t *go = &c[pick ? pick(s, w, c, n, arg) : 0];
+        if (go->out < q->c) return w * q->c + go->out == b ? hops : -1;
+        uint32_t peer = s->port[sw_port(s, w, go->out)].peer;
+        if (peer == ICN_NIL || hops == 64) return -1;
+        p.out = go->out;
+        p.vc = go->ovc;
+        w = s->port[peer].dev;
+        in = s->port[peer].local;
+    }
 }

@@ -13,6 +13,13 @@ int tsim_run_checked(const char *ini, const char *const *sets, result_t *r);
 /* Saturation run that must end in a reported deadlock (want_deadlock) or must
  * not (then also drained and checked, and carrying more than min_accepted). */
 void expect_deadlock(const char *ini, const char *const *sets, int want_deadlock, double min_accepted, const char *label);
+/* Walk a packet from node a to node b of a k-ary n-cube through its routing,
+ * following at every router the candidate pick() chooses (NULL: the first;
+ * pick sees every candidate, so it can check them). Returns the hops between
+ * routers, or -1 if the walk leaves the network, passes 64 hops or ejects at
+ * another node. */
+typedef int (*walk_pick_fn)(sim_t *s, uint32_t w, const cand_t *c, int n, void *arg);
+int cube_walk(sim_t *s, uint32_t a, uint32_t b, walk_pick_fn pick, void *arg);
 /* A fresh directory /tmp/icnsim-<tag>-<pid>, made once into buf (n bytes)
  * on the first call; returns buf. */
 const char *test_tmpdir(char *buf, size_t n, const char *tag);

@@ -114,7 +114,7 @@ static int parse_value(key_id k, const char *text, cfgval_t *v, char *why, size_
                 break;
             }
         if (w) break;
-        if (!*text) { w = "must not be empty"; break; }
+        if (!*text && *d->def) { w = "must not be empty"; break; }   /* empty: an optional name left unset */
         return 0;
     case KT_STR:
     case KT_LIST:

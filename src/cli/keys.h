@@ -7,16 +7,17 @@
 
 #define ICN_KEYS(X) \
  X(SEED, "seed", KT_INT, "1", 0, 9e15, "Random seed. Every random choice draws from a stream derived from (seed, purpose, index), so a run is reproducible bit for bit.") \
- X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per end node as a fraction of link bandwidth (1.0 = one link's worth).") \
+ X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per end node as a fraction of link bandwidth (1.0 = one link's worth). Or give traffic.rate instead; then this column of summary.csv holds the fraction it makes.") \
  X(TIME_WARMUP, "time.warmup", KT_TIME, "50us", 0, 1e18, "Warm-up period; nothing delivered or generated before it enters the statistics.") \
  X(TIME_MEASURE, "time.measure", KT_TIME, "200us", 1, 1e18, "Measurement period after the warm-up; the run ends at warmup + measure.") \
  X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
  X(TIME_DEADLOCK, "time.deadlock", KT_TIME, "0", 0, 1e18, "Watchdog: if packets are in the network and none moves for this long, the run stops and reports a deadlock (exit status 3); also checked at the end of the run. 0 = automatic: 50 times the time to send one packet.mtu packet and cross one router.") \
  X(TOPO_TYPE, "topology.type", KT_NAME, "rlft", 0, 0, "Topology: see `icnsim --list`.") \
- X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-trees: arity K, ports a switch uses towards each neighbouring stage (P = 2K). k-ary n-cubes: radix k, routers per dimension.") \
+ X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-trees: arity K, ports a switch uses towards each neighbouring stage (P = 2K). k-ary n-cubes: radix k, routers per dimension (topology.shape gives one per dimension).") \
  X(TOPO_PORTS, "topology.ports", KT_INT, "0", 0, 128, "Switch port count P; optional, must equal 2K when given (0 = derive from topology.k).") \
  X(TOPO_STAGES, "topology.stages", KT_INT, "3", 1, 8, "Fat-trees: number of switch stages T (T = 1 is a single crossbar switch).") \
  X(TOPO_N, "topology.n", KT_INT, "2", 1, 8, "k-ary n-cubes (torus, mesh): number of dimensions n; topology.k is the radix (routers per dimension).") \
+ X(TOPO_SHAPE, "topology.shape", KT_NAME, "", 0, 0, "k-ary n-cubes (torus, mesh): a radix per dimension, dimension 0 first, joined by 'x' (8x4: 8 routers along dimension 0, 4 along dimension 1; router r = x + 8 y), as SST Merlin's torus shape; instead of topology.k and topology.n. Node ids follow the router numbering, so bit permutations need a power-of-two product.") \
  X(TOPO_CONC, "topology.concentration", KT_INT, "1", 1, 16, "k-ary n-cubes: end nodes per router (node = router * concentration + i).") \
  X(LINK_BW, "link.bandwidth", KT_BW, "100Gbps", 1e6, 8e12, "Bandwidth of every link, each direction (full duplex); 1 Mbps to 8 Tbps, so that a byte takes at least 1 ps and the largest packet fits the time range.") \
  X(LINK_DELAY, "link.delay", KT_TIME, "6ns", 0, 1e15, "Propagation delay of every link; credits travel back with the same delay.") \
@@ -69,17 +70,26 @@
  X(IB_REPORT, "ib.report", KT_BOOL, "false", 0, 0, "routing.algorithm = lft: print the routes' figures before the run: routes delivered, hops (mean, max; minimal = switch distance + 1), LIDs per inter-switch port (max, mean), credit loops.") \
  X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Queuing scheme: how packets map onto VCs (at injection; at every hop for voqsw and vftree-hop) or, for voqnet, onto per-destination queues: see `icnsim --list`.") \
  X(QUEUING_DEPTH, "queuing.queue_size", KT_BYTES, "0", 0, 4e9, "queuing.scheme = voqnet: bytes of each per-destination queue at a switch input, with its own credits; 0 = two packets (packet.mtu), enough for full link rate. Queues exist only while they hold packets or owe credits.") \
+ X(TR_RATE, "traffic.rate", KT_DOUBLE, "0", 0, 8e6, "Offered load per end node in bits/us (Mbit/s), the unit of seeds 001 and 003, instead of load (set one of the two); at most link.bandwidth.") \
  X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \
  X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \
  X(TR_SELF, "traffic.self", KT_BOOL, "false", 0, 0, "Uniform pattern only: whether a node may pick itself as destination.") \
  X(TR_SHIFT, "traffic.shift", KT_INT, "1", -1e9, 1e9, "Shift pattern only: destination = (source + shift) mod N.") \
- X(TR_SCENARIO, "traffic.scenario", KT_NAME, "none", 0, 0, "Hot-spot scenario laid over the pattern: see `icnsim --list`.") \
- X(TR_HS_FRACTION, "traffic.hs_fraction", KT_DOUBLE, "0.1", 0, 1, "Scenario hotspot only: fraction of end nodes that send to the hot-spots.") \
+ X(TR_SCENARIO, "traffic.scenario", KT_NAME, "none", 0, 0, "Scenario laid over the pattern (hot-spots, bursts): see `icnsim --list`.") \
+ X(TR_HS_FRACTION, "traffic.hs_fraction", KT_DOUBLE, "0.1", 0, 1, "Scenarios hotspot and hs-region: fraction of end nodes that send to the hot-spots (chosen at random, never a hot-spot themselves).") \
  X(TR_HS_COUNT, "traffic.hs_count", KT_INT, "1", 1, 1e6, "Scenario hotspot only: number of hot-spot destinations.") \
  X(TR_HS_NODES, "traffic.hs_nodes", KT_LIST, "600 3400 5200 9500", 0, 0, "Hot-spot node ids as given for an 11664-node network; for N nodes each id i maps to floor(i * N / 11664). Space separated.") \
- X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot (or IHS) sources start sending to their hot destinations; before it they follow the pattern.") \
+ X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot sources (hotspot, hs-region, ihs and the presets) start sending to their hot destinations; before it they follow the pattern.") \
  X(TR_HS_END, "traffic.hs_end", KT_TIME, "0", 0, 1e18, "Time they go back to the pattern; 0 = never.") \
+ X(TR_HS_REGION, "traffic.hs_region", KT_LIST, "", 0, 0, "Scenario hs-region: the box of router coordinates at the heart of the hot-spot region, one entry per dimension, each a coordinate or an inclusive range lo-hi (3 3: router (3,3); 2-5 0-1: a 4x2 rectangle). Default: the central router (k_d / 2 in every dimension).") \
+ X(TR_HS_RADIUS, "traffic.hs_radius", KT_INT, "1", 0, 1000, "Scenario hs-region: the region is every router within this many hops of the box (round the rings in a torus): 1 adds the neighbours, 0 is the box alone.") \
+ X(TR_HS_SOURCES, "traffic.hs_sources", KT_LIST, "", 0, 0, "Scenario hs-region: a box of router coordinates (as traffic.hs_region) whose nodes are the sources, instead of traffic.hs_fraction of the nodes at random; nodes of the region never are.") \
  X(TR_IHS_FRACTION, "traffic.ihs_fraction", KT_DOUBLE, "0.2", 0, 1, "Scenario ihs only: fraction of end nodes sending to the intermediate hot ports.") \
+ X(TR_BURST_PERIOD, "traffic.burst_period", KT_TIME, "200us", 1000, 1e18, "Scenarios bursty and bursty-var: length of a cycle, a low phase then a burst; cycles start at time 0.") \
+ X(TR_BURST_LENGTH, "traffic.burst_length", KT_TIME, "50us", 1000, 1e18, "Scenarios bursty and bursty-var: length of the burst that ends each cycle (shorter than traffic.burst_period).") \
+ X(TR_BURST_PATTERN, "traffic.burst_pattern", KT_LIST, "bitrev", 0, 0, "Scenarios bursty and bursty-var: the burst's pattern (bursty), or the patterns the bursts take in turn (bursty-var: burst i uses entry i mod m). Space separated. A node a pattern leaves without destination (a fixed point) is idle during its bursts.") \
+ X(TR_LOW_LOAD, "traffic.low_load", KT_DOUBLE, "0.1", 0, 1, "Scenarios bursty and bursty-var: load of the low phase, on traffic.pattern, as a fraction of link bandwidth (the burst's is load or traffic.rate).") \
+ X(TR_LOW_RATE, "traffic.low_rate", KT_DOUBLE, "0", 0, 8e6, "Scenarios bursty and bursty-var: load of the low phase in bits/us per node, instead of traffic.low_load (set one of the two).") \
  X(CC_MODE, "cc.mode", KT_NAME, "off", 0, 0, "Congestion control: off, or iba (InfiniBand Annex A10: switches mark FECN on packets leaving congested ports, destinations return a CNP with BECN to the source, sources throttle by a CCT index). Needs a routing that fixes the output at arrival (deterministic); turns on the flow transport at the NICs.") \
  X(CC_PRESET, "cc.preset", KT_NAME, "opa", 0, 0, "cc.mode = iba: the set of defaults for the cc.* keys not given: opa (OPA fabric manager template: Threshold 8, Marking_Rate 0, CCTI_Increase 5, CCTI_Timer 10, linear CCT to 8300 ns, per flow) or simula-llnl (LLNL hardware study: Threshold 15, Marking_Rate 15, Packet_Size 1, CCTI_Increase 1, CCTI_Timer 150, quadratic simula_llnl CCT, per SL). See docs/INFINIBAND-CC.md.") \
  X(CC_THRESHOLD, "cc.threshold", KT_INT, "8", 0, 15, "IBA CC switch Threshold (OpenSM cc_sw_cong_setting_threshold): 0 never marks; otherwise a port's VL is congested when the bytes queued for it in the switch reach B (16 - T) / 16, B a VL buffer (15: 1/16 of it, 1: 15/16).") \

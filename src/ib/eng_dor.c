@@ -16,11 +16,11 @@
 #include "../topo/cube.h"
 
 /* Direction in dimension d from coordinate x to y (1 = minus). */
-static int dir(const cube_t *q, uint32_t x, uint32_t y, uint32_t offset)
+static int dir(const cube_t *q, uint32_t d, uint32_t x, uint32_t y, uint32_t offset)
 {
-    if (!q->torus) return y < x;
-    uint32_t fwd = (y + q->k - x) % q->k;
-    if (2 * fwd != q->k) return 2 * fwd > q->k;
+    if (!cube_wraps(q, d)) return y < x;
+    uint32_t fwd = (y + q->k[d] - x) % q->k[d];
+    if (2 * fwd != q->k[d]) return 2 * fwd > q->k[d];
     return (int)(offset & 1);
 }
 
@@ -49,7 +49,7 @@ void ib_engine_dor(ib_subnet_t *ib, sim_t *s, cfg_t *c)
                     for (uint32_t d = 0; d < q->n; d++) {
                         uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
                         if (x == y) continue;
-                        int m = dir(q, x, y, i);
+                        int m = dir(q, d, x, y, i);
                         if (m ? y > x : y < x) sl |= 1u << d;
                     }
                     ib->sl[(size_t)w * ib->nlid + lid] = (uint8_t)sl;
@@ -57,7 +57,7 @@ void ib_engine_dor(ib_subnet_t *ib, sim_t *s, cfg_t *c)
                 if (w == r) continue;
                 uint32_t d = 0;
                 while (cube_coord(q, w, d) == cube_coord(q, r, d)) d++;
-                ib_set(ib, w, lid, cube_port(q, d, dir(q, cube_coord(q, w, d), cube_coord(q, r, d), i)));
+                ib_set(ib, w, lid, cube_port(q, d, dir(q, d, cube_coord(q, w, d), cube_coord(q, r, d), i)));
             }
         }
     }

@@ -117,8 +117,8 @@ static uint32_t supernode(const sim_t *s, uint32_t a, uint32_t r, uint32_t *out,
         uint32_t sum = 0, x = 0, ok = 1;
         for (uint32_t d = 0; d < q->n; d++) {
             sum += (uint32_t)(off[d] < 0 ? -off[d] : off[d]);
-            int32_t k = (int32_t)q->k, c = (int32_t)cube_coord(q, a, d) + off[d];
-            if (q->torus) c = ((c % k) + k) % k;
+            int32_t k = (int32_t)q->k[d], c = (int32_t)cube_coord(q, a, d) + off[d];
+            if (cube_wraps(q, d)) c = ((c % k) + k) % k;
             else if (c < 0 || c >= k) ok = 0;
             x += (uint32_t)c * q->kpow[d];
         }

@@ -218,7 +218,7 @@ static void setup_drb(sim_t *s, cfg_t *c, mp_t *m)
     m->radius = (uint32_t)cfg_int(c, K_DRB_RADIUS);
     const cube_t *q = cube_get(s);
     uint32_t diam = 0;
-    for (uint32_t d = 0; d < q->n; d++) diam += q->torus ? q->k / 2 : q->k - 1;
+    for (uint32_t d = 0; d < q->n; d++) diam += cube_wraps(q, d) ? q->k[d] / 2 : q->k[d] - 1;
     if (m->radius > diam)
         cfg_fail(c, K_DRB_RADIUS, "a supernode radius of %u hops is beyond the network (its diameter is %u)", m->radius, diam);
     m->ops.ack_out = mp_ack_out;

@@ -86,5 +86,8 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc);
 void nic_take_message(sim_t *s, uint32_t n);
 /* Count messages generated up to the end, for statistics (replays arrivals). */
 void nic_count_generated(sim_t *s);
+/* The first message node n generates after time t, drawing from its arrival
+ * stream r (SIMTIME_MAX: none before the end of the run). */
+simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t);
 
 #endif

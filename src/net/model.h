@@ -61,7 +61,7 @@ typedef struct sim {
     /* network */
     uint32_t nnodes, nswitches, nports, nvc;
     uint32_t nsqs;           /* VCs the queuing scheme maps onto (nvc minus the routing's reserved VCs) */
-    uint32_t radix_k, radix_n;   /* node ids as n digits of radix k (fat-trees: k = N, n = 1), for patterns */
+    uint32_t radix_n, radix_k[8];   /* node ids as radix_n digits, digit d of radix radix_k[d] (fat-trees: one digit of radix N), for patterns */
     port_t *port;
     sw_t *sw;
     nic_t *nic;

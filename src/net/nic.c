@@ -46,6 +46,26 @@ static inline uint32_t draw_size(const sim_t *s, rng_t *r)
     return s->msg_long && rng_u01(r) < s->p_long ? s->msg_long : s->msg_size;
 }
 
+simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
+{
+    simtime_t slot = msg_slot(s);
+    if (!s->scenario->load) {
+        simtime_t g = s->process->gap(r, slot, s->load);
+        return g == SIMTIME_MAX ? SIMTIME_MAX : t + g;
+    }
+    /* Phases: a gap that ends past its phase is dropped and the process
+     * starts again at the boundary with the next phase's load (exact for
+     * Poisson, which is memoryless; Bernoulli restarts its slots there). */
+    while (t < s->end) {
+        simtime_t until;
+        double load = s->scenario->load(s, n, t, &until);
+        simtime_t g = s->process->gap(r, slot, load);
+        if (g != SIMTIME_MAX && g < until - t) return t + g;
+        t = until;
+    }
+    return SIMTIME_MAX;
+}
+
 void nic_take_message(sim_t *s, uint32_t n)
 {
     nic_t *c = &s->nic[n];
@@ -54,8 +74,7 @@ void nic_take_message(sim_t *s, uint32_t n)
     c->msg_left = draw_size(s, &c->sizes);
     uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
     c->msg_id = npk > 1 ? msg_alloc(s, npk, c->msg_gen) : ICN_NIL;
-    simtime_t gap = s->process->gap(&c->arrival, msg_slot(s), s->load);
-    c->next_gen = gap == SIMTIME_MAX ? SIMTIME_MAX : c->next_gen + gap;
+    c->next_gen = nic_next_arrival(s, n, &c->arrival, c->next_gen);
 }
 
 int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc)
@@ -269,9 +288,9 @@ void nic_count_generated(sim_t *s)
     for (uint32_t n = 0; n < s->nnodes; n++) {
         rng_t r = s->nic[n].arrival0, sz = s->nic[n].sizes0;
         if (s->nic[n].silent) continue;
-        simtime_t t = s->process->gap(&r, slot, s->load);
+        simtime_t t = nic_next_arrival(s, n, &r, 0);
         rng_t probe = r;
-        simtime_t g = s->process->gap(&probe, slot, s->load);
+        simtime_t g = s->scenario->load ? SIMTIME_MAX : s->process->gap(&probe, slot, s->load);
         if (!s->msg_long && t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
             /* fixed lengths and a process that drew no random number: constant gaps */
             uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
@@ -292,9 +311,7 @@ void nic_count_generated(sim_t *s)
             int64_t bin = ts_bin(st, t);
             if (bin >= 0) { st->ts_gen_pkts[bin] += npk; st->ts_gen_bytes[bin] += size; }
             if (t >= s->warmup && t < s->stop) { st->w_gen_pkts += npk; st->w_gen_bytes += size; }
-            simtime_t gap = s->process->gap(&r, slot, s->load);
-            if (gap == SIMTIME_MAX) break;
-            t += gap;
+            t = nic_next_arrival(s, n, &r, t);
         }
     }
 }

@@ -71,7 +71,7 @@ typedef struct arbiter_ops {
 
 typedef struct pattern_ops {
     const char *name, *desc;
-    void (*setup)(sim_t *s, cfg_t *c);       /* checks N fits the pattern */
+    void (*setup)(sim_t *s, cfg_t *c, key_id k);   /* checks N fits the pattern; k named it (for errors) */
     /* Destination of a message from src; ICN_NIL if src does not inject. */
     uint32_t (*dst)(const sim_t *s, uint32_t src, rng_t *r);
 } pattern_ops;
@@ -79,8 +79,12 @@ typedef struct pattern_ops {
 typedef struct scenario_ops {
     const char *name, *desc;
     void (*setup)(sim_t *s, cfg_t *c);       /* chooses roles (nic[n].hot) */
-    /* Destination for a message generated at t by a node with a role. */
+    /* Destination for a message generated at t by a node with a role;
+     * ICN_NIL: the one traffic.pattern gives. */
     uint32_t (*dst)(const sim_t *s, uint32_t src, simtime_t t, rng_t *r);
+    /* Optional, for traffic in phases: node n's load at time t, which holds
+     * until *until (> t). NULL: the run's load, for ever. */
+    double (*load)(const sim_t *s, uint32_t n, simtime_t t, simtime_t *until);
 } scenario_ops;
 
 typedef struct process_ops {
@@ -88,6 +92,10 @@ typedef struct process_ops {
     /* Gap to the next message; slot = serialization time of one message. */
     simtime_t (*gap)(rng_t *r, simtime_t slot, double load);
 } process_ops;
+
+/* The load that key `load` (a fraction of link bandwidth) or key `rate` (bits/us
+ * per node) gives; at most one of them may be set. */
+double traffic_load(sim_t *s, cfg_t *c, key_id load, key_id rate);
 
 /* Registry lookups: NULL when unknown. */
 const topo_ops *find_topo(const char *name);

@@ -76,11 +76,11 @@ static int direction(sim_t *s, uint32_t w, uint32_t r, uint32_t d, const packet_
 {
     const cube_t *q = cube_get(s);
     dor_t *dd = s->routing_data;
-    uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
-    if (!q->torus) return y < x;
-    uint32_t fwd = (y + q->k - x) % q->k;        /* hops going + */
-    if (2 * fwd < q->k) return 0;
-    if (2 * fwd > q->k) return 1;
+    uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d), k = q->k[d];
+    if (!cube_wraps(q, d)) return y < x;
+    uint32_t fwd = (y + k - x) % k;              /* hops going + */
+    if (2 * fwd < k) return 0;
+    if (2 * fwd > k) return 1;
     if (dd->tie == TIE_PLUS) return 0;
     if (dd->tie == TIE_BALANCED) return (int)(cube_coord(q, p->src / q->c, d) & 1);
     return (int)(rng_next(&dd->rng[w]) >> 63);
@@ -90,7 +90,7 @@ static int direction(sim_t *s, uint32_t w, uint32_t r, uint32_t d, const packet_
 static int wraps(const cube_t *q, uint32_t w, uint32_t d, int minus)
 {
     uint32_t x = cube_coord(q, w, d);
-    return q->torus && (minus ? x == 0 : x + 1 == q->k);
+    return cube_wraps(q, d) && (minus ? x == 0 : x + 1 == q->k[d]);
 }
 
 /* Has p, now at router w, already crossed the wrap-around link of dimension
@@ -102,7 +102,7 @@ static int crossed(sim_t *s, uint32_t w, const packet_t *p, uint32_t d)
 {
     const cube_t *q = cube_get(s);
     uint32_t x = cube_coord(q, w, d), x0 = cube_coord(q, p->src / q->c, d);
-    if (!q->torus || x == x0 || x == cube_coord(q, p->dst / q->c, d)) return 0;
+    if (!cube_wraps(q, d) || x == x0 || x == cube_coord(q, p->dst / q->c, d)) return 0;
     return direction(s, w, p->dst / q->c, d, p) ? x > x0 : x < x0;
 }
 
@@ -216,7 +216,7 @@ static int order_adaptive(sim_t *s, uint32_t w, uint32_t cur, const packet_t *p,
         /* selection function: a key per candidate, smallest first (stable) */
         if (dd->selection == SEL_ZIGZAG) {
             uint32_t x = cube_coord(q, w, d), y = cube_coord(q, r, d);
-            uint32_t off = minus ? (x + q->k - y) % q->k : (y + q->k - x) % q->k;
+            uint32_t off = minus ? (x + q->k[d] - y) % q->k[d] : (y + q->k[d] - x) % q->k[d];
             key[n] = -(double)off;
         } else if (dd->selection == SEL_MAX_CREDITS) {
             uint32_t oi = (s->sw[w].port0 + c[n].out) * s->nvc + vc;

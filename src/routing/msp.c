@@ -14,13 +14,13 @@
 #include "../topo/cube.h"
 #include "../core/util.h"
 
-static inline uint32_t radix(const cube_t *q, uint32_t d) { (void)d; return q->k; }
+static inline uint32_t radix(const cube_t *q, uint32_t d) { return q->k[d]; }
 
 /* Minimal direction in dimension d from router w towards t (1 = minus). */
 static int direction(const cube_t *q, uint32_t w, uint32_t t, uint32_t d)
 {
     uint32_t x = cube_coord(q, w, d), y = cube_coord(q, t, d), k = radix(q, d);
-    if (!q->torus) return y < x;
+    if (!cube_wraps(q, d)) return y < x;
     uint32_t fwd = (y + k - x) % k;
     return 2 * fwd > k;
 }
@@ -46,7 +46,7 @@ static uint32_t neighbour(const cube_t *q, uint32_t w, uint32_t d, int minus)
  * coordinate went past the start's the other way). */
 static int dateline(const cube_t *q, uint32_t w, uint32_t start, uint32_t d, int minus)
 {
-    if (!q->torus) return 0;
+    if (!cube_wraps(q, d)) return 0;
     uint32_t x = cube_coord(q, w, d), x0 = cube_coord(q, start, d);
     if (minus ? x == 0 : x + 1 == radix(q, d)) return 1;
     return minus ? x > x0 : x < x0;
@@ -109,7 +109,7 @@ uint32_t msp_distance(const sim_t *s, uint32_t a, uint32_t b)
     for (uint32_t d = 0; d < q->n; d++) {
         uint32_t x = cube_coord(q, a, d), y = cube_coord(q, b, d), k = radix(q, d);
         uint32_t off = x > y ? x - y : y - x;
-        if (q->torus && k - off < off) off = k - off;
+        if (cube_wraps(q, d) && k - off < off) off = k - off;
         h += off;
     }
     return h;

@@ -30,7 +30,6 @@ void sim_setup(sim_t *s, cfg_t *c)
     s->pkt_free = s->msg_free = ICN_NIL;
     evq_init(&s->evq);
     s->seed = (uint64_t)cfg_int(c, K_SEED);
-    s->load = cfg_double(c, K_LOAD);
     s->warmup = cfg_u64(c, K_TIME_WARMUP);
     s->end = s->stop = s->warmup + cfg_u64(c, K_TIME_MEASURE);
     s->deadlock_after = cfg_u64(c, K_TIME_DEADLOCK);
@@ -164,20 +163,21 @@ static void setup_policies(sim_t *s, cfg_t *c)
             cfg_fail(c, K_SW_CROSSBAR, "VOQnet switches are modelled with one crossbar input per port (switch.crossbar = port)");
         if (s->xbar_queue && s->nvc > 16) cfg_fail(c, K_SW_CROSSBAR, "queue supports at most 16 VCs (switch.vcs = %u)", s->nvc);
     }
+    s->load = traffic_load(s, c, K_LOAD, K_TR_RATE);   /* after flit_setup: link_bps is known */
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
-    s->pattern->setup(s, c);
+    s->pattern->setup(s, c, K_TR_PATTERN);
     if (!(s->scenario = find_scenario(cfg_str(c, K_TR_SCENARIO)))) list_names_fail(c, K_TR_SCENARIO, "scenario");
     for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].hot = -1;
     s->scenario->setup(s, c);
-    if (s->cc) {   /* the largest group of sources sharing a hot-spot role, for the parameter check */
+    if (s->cc && !s->scenario->load) {   /* the largest group of sources sharing a hot-spot role, for the parameter check
+                                          * (phased scenarios' roles are not hot-spot groups) */
         uint32_t per_role[64] = { 0 }, most = 0;
         for (uint32_t n = 0; n < s->nnodes; n++)
             if (s->nic[n].hot >= 0 && s->nic[n].hot < 64 && ++per_role[s->nic[n].hot] > most) most = per_role[s->nic[n].hot];
         cc_sanity(s, most);
     }
 
-    simtime_t slot = msg_slot(s);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         nic_t *nc = &s->nic[n];
         rng_seed(&nc->arrival, s->seed, RNG_ARRIVAL, n);
@@ -190,8 +190,8 @@ static void setup_policies(sim_t *s, cfg_t *c)
             rng_t probe = nc->dest;
             if (s->pattern->dst(s, n, &probe) == ICN_NIL) nc->silent = 1;
         }
-        simtime_t gap = s->process->gap(&nc->arrival, slot, s->load);
-        nc->next_gen = nc->silent ? SIMTIME_MAX : gap;
+        simtime_t first = nic_next_arrival(s, n, &nc->arrival, 0);
+        nc->next_gen = nc->silent ? SIMTIME_MAX : first;
         if (nc->next_gen < s->end) {
             nc->wake_at = nc->next_gen;
             evq_push(&s->evq, nc->next_gen, EV_NIC_WAKE, n, 0);

@@ -48,23 +48,26 @@ void result_compute(const sim_t *s, result_t *r)
     r->src_drops = st->src_drops;
     r->in_source = st->gen_pkts >= st->inj_pkts + st->src_drops ? st->gen_pkts - st->inj_pkts - st->src_drops : 0;
     r->status = s->deadlocked ? EXIT_DEADLOCK : 0;
+    r->accepted_mbps = r->accepted * s->link_bps / 1e6;
+    r->offered_mbps = r->offered * s->link_bps / 1e6;
 }
 
 void result_csv_header(FILE *f)
 {
     fputs("status,accepted,offered,injected,node_min,node_max,"
           "lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_max_ns,net_mean_ns,net_p50_ns,net_p99_ns,net_max_ns,"
-          "msg_mean_ns,avg_hops,generated,injected_pkts,delivered,in_network,in_source,src_drops,lat_samples", f);
+          "msg_mean_ns,avg_hops,generated,injected_pkts,delivered,in_network,in_source,src_drops,lat_samples,"
+          "accepted_mbps,offered_mbps", f);   /* columns are only ever added at the end */
 }
 
 void result_csv_row(FILE *f, const result_t *r)
 {
-    fprintf(f, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+    fprintf(f, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f",
             r->status ? "deadlock" : "ok", r->accepted, r->offered, r->injected, r->node_min, r->node_max,
             r->lat_mean, r->lat_p50, r->lat_p99, r->lat_max, r->net_mean, r->net_p50, r->net_p99, r->net_max,
             r->msg_mean, r->avg_hops, (unsigned long long)r->generated, (unsigned long long)r->injected_pkts,
             (unsigned long long)r->delivered, (unsigned long long)r->in_network, (unsigned long long)r->in_source,
-            (unsigned long long)r->src_drops, (unsigned long long)r->lat_samples);
+            (unsigned long long)r->src_drops, (unsigned long long)r->lat_samples, r->accepted_mbps, r->offered_mbps);
 }
 
 /* CSV field, quoted when needed. */
@@ -153,13 +156,14 @@ void print_summary(FILE *f, const sim_t *s, const result_t *r)
     char a[32], b[32];
     fprintf(f, "icnsim run '%s': %s, %u nodes, %u switches, routing %s, queuing %s, %u VC(s)\n",
             s->cfg->name, s->topo->name, s->nnodes, s->nswitches, s->routing->name, s->queuing->name, s->nvc);
-    fprintf(f, "  traffic %s / %s / %s at load %.3f; warm-up %s, measured %s\n", s->process->name,
-            s->pattern->name, s->scenario->name, s->load, fmt_time(s->warmup, a, sizeof a),
+    fprintf(f, "  traffic %s / %s / %s at load %.3f (%.6g bits/us per node); warm-up %s, measured %s\n", s->process->name,
+            s->pattern->name, s->scenario->name, s->load, s->load * s->link_bps / 1e6, fmt_time(s->warmup, a, sizeof a),
             fmt_time(s->end - s->warmup, b, sizeof b));
     if (r->status) fprintf(f, "  ** DEADLOCK detected: the figures below cover the run up to it **\n");
     fprintf(f, "\n  %-34s %12s\n", "metric", "value");
     fprintf(f, "  %-34s %12.4f\n", "accepted throughput (norm.)", r->accepted);
     fprintf(f, "  %-34s %12.4f\n", "offered load (norm.)", r->offered);
+    fprintf(f, "  %-34s %12.1f / %.1f\n", "accepted / offered (bits/us/node)", r->accepted_mbps, r->offered_mbps);
     fprintf(f, "  %-34s %12.4f / %.4f\n", "per-node accepted min / max", r->node_min, r->node_max);
     fprintf(f, "  %-34s %12.1f\n", "latency mean (ns, gen->delivery)", r->lat_mean);
     fprintf(f, "  %-34s %12.1f / %.1f / %.1f\n", "latency p50 / p99 / max (ns)", r->lat_p50, r->lat_p99, r->lat_max);

@@ -13,6 +13,7 @@ typedef struct result {
     double avg_hops;                        /* switches crossed */
     uint64_t generated, injected_pkts, delivered, in_network, in_source, src_drops;
     uint64_t lat_samples;
+    double accepted_mbps, offered_mbps;     /* bits/us per node (seeds 001 and 003's unit) */
     int status;                             /* 0 ok, 3 deadlock */
 } result_t;
 

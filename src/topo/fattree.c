@@ -63,7 +63,7 @@ static void build(sim_t *s, cfg_t *c, int rlft)
                 uint32_t down = l + 1 < ft->T ? ft->g[w] % ft->K : ft->g[w];
                 net_link(s, sw_port(s, w, ft->K + u), sw_port(s, w2, down));
             }
-    s->radix_k = ft->N;
+    s->radix_k[0] = ft->N;
     s->radix_n = 1;
     for (uint32_t w = 0; w < S; w++) {
         s->sw[w].stage = ft->stage[w];

@@ -204,7 +204,7 @@ static void build(sim_t *s, cfg_t *c)
     for (uint32_t i = 0; i < nn; i++) free(nd[i].name);
     free(nd); free(pt); free(idx);
     for (uint32_t g = 0; g < s->nports; g++) s->port[g].stage = 1;
-    s->radix_k = s->nnodes;
+    s->radix_k[0] = s->nnodes;
     s->radix_n = 1;
 }
 

@@ -11,45 +11,50 @@
  *           inside the network, not at an end node.
  * Hot-spot ids are given for 11664 nodes (traffic.hs_nodes, default 600 3400
  * 5200 9500) and scaled to N as floor(id * N / 11664). Roles apply between
- * traffic.hs_start and traffic.hs_end. */
-#include "../net/policy.h"
+ * traffic.hs_start and traffic.hs_end. The window and the choice of sources
+ * are shared with hs-region (region.c) through hotspot.h. */
+#include "hotspot.h"
 #include "../topo/fattree.h"
 #include "../core/util.h"
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct hs {
-    simtime_t start, end;      /* end = SIMTIME_MAX for never */
+    hs_window_t win;
     uint32_t count;
     uint32_t hot[64];          /* hot-spot nodes; for ihs: unused */
     uint32_t K, groups;        /* ihs: arity and number of stage-2 groups */
 } hs_t;
 
+hs_window_t hs_window(cfg_t *c)
+{
+    hs_window_t w = { cfg_u64(c, K_TR_HS_START), cfg_u64(c, K_TR_HS_END) };
+    if (!w.end) w.end = SIMTIME_MAX;
+    else if (w.end <= w.start) cfg_fail(c, K_TR_HS_END, "must be later than traffic.hs_start");
+    return w;
+}
+
 static hs_t *hs_common(sim_t *s, cfg_t *c)
 {
     hs_t *h = xcalloc(1, sizeof *h);
-    h->start = cfg_u64(c, K_TR_HS_START);
-    h->end = cfg_u64(c, K_TR_HS_END);
-    if (!h->end) h->end = SIMTIME_MAX;
-    else if (h->end <= h->start) cfg_fail(c, K_TR_HS_END, "must be later than traffic.hs_start");
     s->scenario_data = h;
+    h->win = hs_window(c);
     return h;
 }
 
 /* A role that applies only between traffic.hs_start and hs_end leaves its
  * node to the pattern outside that window: a node the pattern leaves idle (a
  * permutation's fixed point) has no destination then, so it cannot take one. */
-static void exclude_idle(sim_t *s, const hs_t *h, uint8_t *taken)
+void hs_exclude_idle(sim_t *s, const hs_window_t *w, uint8_t *taken)
 {
-    if (h->start == 0 && h->end == SIMTIME_MAX) return;
+    if (w->start == 0 && w->end == SIMTIME_MAX) return;
     rng_t r;
     rng_seed(&r, s->seed, RNG_SETUP, 2);
     for (uint32_t n = 0; n < s->nnodes; n++)
         if (s->pattern->dst(s, n, &r) == ICN_NIL) taken[n] = 1;
 }
 
-/* Pick `count` distinct random nodes not marked in `taken`; give them roles. */
-static void pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles)
+void hs_pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles)
 {
     uint32_t *cand = xmalloc(s->nnodes * sizeof *cand), nc = 0;
     for (uint32_t n = 0; n < s->nnodes; n++) if (!taken[n]) cand[nc++] = n;
@@ -95,8 +100,8 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
         }
         taken[h->hot[i]] = 1;
     }
-    exclude_idle(s, h, taken);
-    pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);
+    hs_exclude_idle(s, &h->win, taken);
+    hs_pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);
     free(taken);
 }
 
@@ -127,7 +132,7 @@ static uint32_t dst_hotspot(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
 {
     (void)r;
     const hs_t *h = s->scenario_data;
-    if (t < h->start || t >= h->end) return ICN_NIL;
+    if (!hs_active(&h->win, t)) return ICN_NIL;
     return h->hot[s->nic[src].hot];
 }
 
@@ -142,8 +147,8 @@ static void setup_ihs(sim_t *s, cfg_t *c)
     h->K = ft->K;
     h->groups = ft->N / (ft->K * ft->K);
     uint8_t *taken = xcalloc(s->nnodes, 1);
-    exclude_idle(s, h, taken);
-    pick_sources(s, (uint32_t)(cfg_double(c, K_TR_IHS_FRACTION) * s->nnodes + 0.5), taken, 1);
+    hs_exclude_idle(s, &h->win, taken);
+    hs_pick_sources(s, (uint32_t)(cfg_double(c, K_TR_IHS_FRACTION) * s->nnodes + 0.5), taken, 1);
     free(taken);
     for (uint32_t n = 0; n < s->nnodes; n++)
         if (s->nic[n].hot >= 0) s->nic[n].hot = (int)(n / (ft->K * ft->K));   /* role = own group */
@@ -155,7 +160,7 @@ static void setup_ihs(sim_t *s, cfg_t *c)
 static uint32_t dst_ihs(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
 {
     const hs_t *h = s->scenario_data;
-    if (t < h->start || t >= h->end) return ICN_NIL;
+    if (!hs_active(&h->win, t)) return ICN_NIL;
     uint32_t g = (uint32_t)s->nic[src].hot, K = h->K;
     uint32_t p = (g * (K + 1)) % (K * K), j = p % K, u = p / K;
     uint32_t G = rng_below(r, h->groups - 1);
@@ -166,10 +171,10 @@ static uint32_t dst_ihs(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
 static void setup_none(sim_t *s, cfg_t *c) { (void)s; (void)c; }
 static uint32_t dst_none(const sim_t *s, uint32_t src, simtime_t t, rng_t *r) { (void)s; (void)src; (void)t; (void)r; return ICN_NIL; }
 
-const scenario_ops scenario_none = { "none", "no hot-spot: every node follows traffic.pattern", setup_none, dst_none };
-const scenario_ops scenario_hotspot = { "hotspot", "traffic.hs_fraction of nodes send to traffic.hs_count hot-spots", setup_hotspot, dst_hotspot };
-const scenario_ops scenario_hs10_1 = { "hs10-1", "seed 002 HS10-1: 10% of nodes to one hot-spot, 90% uniform", setup_hs10_1, dst_hotspot };
-const scenario_ops scenario_hs25_1 = { "hs25-1", "seed 002 HS25-1: 25% of nodes to one hot-spot", setup_hs25_1, dst_hotspot };
-const scenario_ops scenario_hs10_4 = { "hs10-4", "seed 002 HS10-4: 10% of nodes to four hot-spots (600 3400 5200 9500 scaled)", setup_hs10_4, dst_hotspot };
-const scenario_ops scenario_hs25_4 = { "hs25-4", "seed 002 HS25-4: 25% of nodes to four hot-spots", setup_hs25_4, dst_hotspot };
-const scenario_ops scenario_ihs = { "ihs", "seed 002 IHS: 20% of nodes to destinations behind one stage-2 up port of their group", setup_ihs, dst_ihs };
+const scenario_ops scenario_none = { "none", "no hot-spot: every node follows traffic.pattern", setup_none, dst_none, NULL };
+const scenario_ops scenario_hotspot = { "hotspot", "traffic.hs_fraction of nodes send to traffic.hs_count hot-spots", setup_hotspot, dst_hotspot, NULL };
+const scenario_ops scenario_hs10_1 = { "hs10-1", "seed 002 HS10-1: 10% of nodes to one hot-spot, 90% uniform", setup_hs10_1, dst_hotspot, NULL };
+const scenario_ops scenario_hs25_1 = { "hs25-1", "seed 002 HS25-1: 25% of nodes to one hot-spot", setup_hs25_1, dst_hotspot, NULL };
+const scenario_ops scenario_hs10_4 = { "hs10-4", "seed 002 HS10-4: 10% of nodes to four hot-spots (600 3400 5200 9500 scaled)", setup_hs10_4, dst_hotspot, NULL };
+const scenario_ops scenario_hs25_4 = { "hs25-4", "seed 002 HS25-4: 25% of nodes to four hot-spots", setup_hs25_4, dst_hotspot, NULL };
+const scenario_ops scenario_ihs = { "ihs", "seed 002 IHS: 20% of nodes to destinations behind one stage-2 up port of their group", setup_ihs, dst_ihs, NULL };

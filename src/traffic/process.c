@@ -2,6 +2,7 @@
  * load 1.0 means back-to-back messages. */
 #include "../net/policy.h"
 #include <math.h>
+#include <stdio.h>
 
 /* A gap this long (in ps, above the longest run: time keys stop at 1e18)
  * means no further message; it also keeps the cast below in range. */
@@ -25,6 +26,19 @@ static simtime_t gap_poisson(rng_t *r, simtime_t slot, double load)
     double g = -log(rng_u01_open(r)) * (double)slot / load;
     if (g >= GAP_NEVER) return SIMTIME_MAX;
     return g < 1 ? 1 : (simtime_t)(g + 0.5);
+}
+
+double traffic_load(sim_t *s, cfg_t *c, key_id load, key_id rate)
+{
+    if (!cfg_is_set(c, rate)) return cfg_double(c, load);
+    if (cfg_is_set(c, load)) cfg_fail(c, rate, "gives the load in bits/us; set either it or %s", icn_keys[load].name);
+    double mbps = cfg_double(c, rate), link = s->link_bps / 1e6;
+    if (mbps > link) cfg_fail(c, rate, "%g bits/us is more than a link carries (%g bits/us)", mbps, link);
+    /* the fraction, as the load key's value (still unset): summary.csv shows it */
+    char text[32];
+    snprintf(text, sizeof text, "%.9g", mbps / link);
+    cfg_set(c, load, text, NULL, 0);
+    return cfg_double(c, load);
 }
 
 const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per message slot (geometric gaps)", gap_bernoulli };

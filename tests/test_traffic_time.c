@@ -1,0 +1,156 @@
+/* Loads in bits/us, time-varying (bursty) traffic and hot-spot regions. */
+#include "test.h"
+#include "util.h"
+#include "../src/net/policy.h"
+#include "../src/net/link.h"
+#include "../src/core/util.h"
+#include <string.h>
+
+/* 16-node fat-tree with 2 Gbps links, the link rate of seeds 001 and 003. */
+static const char *ft2g = "[topology]\nk = 2\nstages = 3\n[link]\nbandwidth = 2Gbps\n[time]\nwarmup = 20us\nmeasure = 4ms\n";
+
+/* traffic.rate is the load it gives: the same run, byte for byte. */
+TEST(traffic_rate_is_the_load_in_bits_per_us)
+{
+    result_t a, b;
+    const char *by_load[] = { "load=0.4", NULL }, *by_rate[] = { "traffic.rate=800", NULL };
+    tsim_run_checked(ft2g, by_load, &a);
+    tsim_run_checked(ft2g, by_rate, &b);
+    CHECK(!memcmp(&a, &b, sizeof a), "traffic.rate = 800 on 2 Gbps links: accepted %.6f vs %.6f, latency %.3f vs %.3f",
+          b.accepted, a.accepted, b.lat_mean, a.lat_mean);
+    CHECK_NEAR(b.offered, 0.4, 0.02, "offered load at 800 bits/us");
+    CHECK_NEAR(b.offered_mbps, 800, 40, "offered bits/us per node");
+    CHECK_NEAR(b.accepted_mbps / b.accepted, 2000, 1e-6, "accepted bits/us per unit of normalized throughput");
+}
+
+/* Generate every message of a bursty-var run without simulating the network
+ * (as the NICs would, one after the other) and check each against its phase:
+ * bursts use bitrev and shuffle in turn, fixed points stay idle in them, the
+ * low phase is uniform; the counts per phase follow the loads (Poisson), and
+ * the count replayed for the statistics is the number generated, exactly. */
+TEST(traffic_bursty_phases_patterns_and_counts)
+{
+    /* Bernoulli at full load draws no random number: constant gaps, but not across phases */
+    static const struct { const char *proc, *low, *load; } cases[] = {
+        { "traffic.process=poisson", "traffic.low_load=0.1", "load=0.6" },
+        { "traffic.process=bernoulli", "traffic.low_load=0.1", "load=0.6" },
+        { "traffic.process=bernoulli", "traffic.low_load=1", "load=1" },
+    };
+    for (int pi = 0; pi < 3; pi++) {
+        const char *sets[] = { cases[pi].proc, "traffic.scenario=bursty-var", "traffic.burst_pattern=bitrev shuffle",
+                               "traffic.burst_period=100us", "traffic.burst_length=40us", cases[pi].low, cases[pi].load,
+                               "time.warmup=1ms", "time.measure=9ms", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ft2g, sets);
+        const pattern_ops *pat[2] = { find_pattern("bitrev"), find_pattern("shuffle") };
+        uint64_t taken = 0, low = 0, burst = 0, wrong = 0;
+        for (uint32_t n = 0; n < s.nnodes; n++) {
+            nic_t *nc = &s.nic[n];
+            while (nc->next_gen < s.end) {
+                nic_take_message(&s, n);
+                simtime_t t = nc->msg_gen, cycle = t / 100000000;
+                taken++;
+                if (t - cycle * 100000000 < 60000000) {
+                    low++;
+                    wrong += nc->msg_dst == n || nc->msg_dst >= s.nnodes;
+                } else {
+                    burst++;
+                    wrong += nc->msg_dst != pat[cycle % 2]->dst(&s, n, NULL);
+                }
+            }
+        }
+        CHECK(wrong == 0, "%s: %llu messages with a destination their phase does not give", cases[pi].proc, (unsigned long long)wrong);
+        printf("       %s %s: %llu messages in low phases, %llu in bursts\n", cases[pi].proc + 16, cases[pi].load,
+               (unsigned long long)low, (unsigned long long)burst);
+        if (pi == 0) {   /* slot 16.384 us; bitrev leaves 12 of 16 nodes active, shuffle 14 */
+            CHECK_NEAR(low, 16 * 0.1 * 6000 / 16.384, 60, "messages in the low phases");
+            CHECK_NEAR(burst, 0.6 * 2000 / 16.384 * (12 + 14), 190, "messages in the bursts");
+        }
+        nic_count_generated(&s);
+        CHECK(s.st.gen_pkts == taken, "%s: %llu messages counted, %llu generated", cases[pi].proc,
+              (unsigned long long)s.st.gen_pkts, (unsigned long long)taken);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* A bursty run keeps the invariants and drains; the offered load is the
+ * time average of the phases: 0.6 x 0.1 + 0.4 x 0.6 x 12/16. */
+TEST(traffic_bursty_run_offers_the_average)
+{
+    const char *sets[] = { "traffic.process=poisson", "traffic.scenario=bursty", "traffic.burst_period=100us",
+                           "traffic.burst_length=40us", "traffic.low_rate=200", "traffic.rate=1200", NULL };
+    result_t r;
+    CHECK(tsim_run_checked(ft2g, sets, &r) == 0, "status");
+    CHECK_NEAR(r.offered, 0.6 * 0.1 + 0.4 * 0.6 * 12 / 16, 0.015, "offered load");
+}
+
+/* The destinations a source of hs-region draws (in its window), and its sources. */
+static void region_sets(sim_t *s, uint64_t *dsts, uint64_t *srcs, simtime_t t)
+{
+    *dsts = *srcs = 0;
+    rng_t r;
+    rng_seed(&r, 5, RNG_DEST, 0);
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        if (s->nic[n].hot < 0) continue;
+        *srcs |= 1ull << n;
+        for (int i = 0; i < 200; i++) {
+            uint32_t d = s->scenario->dst(s, n, t, &r);
+            *dsts |= d == ICN_NIL ? 1ull << 63 : 1ull << d;
+        }
+    }
+}
+
+/* hs-region on 8x4 networks (node = x + 8 y): the box 7 0-1 grown by one hop
+ * wraps round both rings in the torus and not in the mesh; the sources are
+ * the box hs_sources, or a fraction outside the region; before hs_start
+ * the sources follow the pattern. */
+TEST(traffic_hs_region_shapes_sources_and_window)
+{
+    static const struct { const char *type, *sources; uint64_t dsts, srcs; } cases[] = {
+        { "torus", "traffic.hs_sources=0-1 2-3", (1ull << 7) | (1ull << 15) | (1ull << 6) | (1ull << 14) | (1ull << 0) | (1ull << 8) | (1ull << 31) | (1ull << 23),
+          (1ull << 16) | (1ull << 17) | (1ull << 24) | (1ull << 25) },
+        { "mesh", "traffic.hs_sources=0-1 2-3", (1ull << 7) | (1ull << 15) | (1ull << 6) | (1ull << 14) | (1ull << 23),
+          (1ull << 16) | (1ull << 17) | (1ull << 24) | (1ull << 25) },
+        { "mesh", "traffic.hs_fraction=0.25", (1ull << 7) | (1ull << 15) | (1ull << 6) | (1ull << 14) | (1ull << 23), 0 },
+    };
+    for (int i = 0; i < 3; i++) {
+        char ini[256];
+        snprintf(ini, sizeof ini, "[topology]\ntype = %s\nshape = 8x4\n[routing]\nalgorithm = dor\n", cases[i].type);
+        const char *sets[] = { "traffic.scenario=hs-region", "traffic.hs_region=7 0-1", cases[i].sources, "traffic.hs_start=10us", "load=0.1", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, sets);
+        uint64_t dsts, srcs;
+        region_sets(&s, &dsts, &srcs, 10000000);
+        CHECK(dsts == cases[i].dsts, "%s %s: destinations %llx, want %llx", cases[i].type, cases[i].sources,
+              (unsigned long long)dsts, (unsigned long long)cases[i].dsts);
+        if (cases[i].srcs) CHECK(srcs == cases[i].srcs, "%s: sources %llx, want %llx", cases[i].sources, (unsigned long long)srcs, (unsigned long long)cases[i].srcs);
+        else CHECK(__builtin_popcountll(srcs) == 8 && !(srcs & dsts), "%s: sources %llx", cases[i].sources, (unsigned long long)srcs);
+        region_sets(&s, &dsts, &srcs, 9999999);
+        CHECK(dsts == 1ull << 63, "before hs_start the sources follow the pattern");
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* On the 8x8 mesh the default region (the central router and its four
+ * neighbours) receives what its sources send on top of the background. */
+TEST(traffic_hs_region_receives_the_hot_load)
+{
+    const char *sets[] = { "traffic.scenario=hs-region", "traffic.hs_fraction=0.1", "load=0.1", "time.warmup=10us", "time.measure=200us", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, "[topology]\ntype = mesh\nshape = 8x8\n[routing]\nalgorithm = dor\n", sets);
+    CHECK(sim_run(&s) == 0, "status");
+    double hot = 0, cold = 0;
+    for (uint32_t n = 0; n < 64; n++) {
+        int in = n == 36 || n == 35 || n == 37 || n == 28 || n == 44;   /* (4,4) and its neighbours */
+        *(in ? &hot : &cold) += (double)s.nic[n].rx_bytes / (in ? 5 : 59);
+    }
+    /* 6 sources at 0.1 spread over 5 nodes: +0.12 on a background of 0.1 */
+    CHECK(hot > 2 * cold, "a region node receives %.0f bytes, another node %.0f", hot, cold);
+    sim_free(&s);
+    cfg_free(&c);
+}
