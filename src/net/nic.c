@@ -10,6 +10,7 @@
 #include "link.h"
 #include "policy.h"
 #include "../core/util.h"
+#include "../stats/views.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,8 @@ void nic_deliver(sim_t *s, uint32_t id)
         st->ts_del_bytes[bin] += p->size;
         st->ts_del_pkts[bin]++;
         st->ts_lat_sum[bin] += (double)(s->now - pt->gen);
+        if (__builtin_expect(st->ts_net_sum != NULL, 0)) ts_latency_add(st, bin, s->now - pt->gen, s->now - pt->inj);
+        if (__builtin_expect(s->views != NULL, 0)) views_on_deliver(s, id, (uint32_t)bin);
     }
     if (s->now >= s->warmup && s->now < s->stop) {
         st->w_del_pkts++;

@@ -23,7 +23,7 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     o->out_busy = 1;
     evq_push(&s->evq, s->now + ser, EV_XDONE, go, 0);
     s->st.pkt_hops++;
-    if (__builtin_expect(s->views != NULL, 0)) views_on_send(s, go, p);
+    if (__builtin_expect(s->views != NULL, 0)) views_on_send(s, go, id);
     s->last_progress = s->now;
     if (s->port[peer].dev & NIC_BIT) {
         /* The sink drains at link rate: the space is free once the tail is in. */
@@ -75,7 +75,11 @@ static inline uint64_t cand_outs(const vcq_t *q)
 /* want[o] tracks which inputs have a VC head with a candidate on output o. */
 static inline void want_set(sim_t *s, sw_t *sw, unsigned i, uint64_t outs)
 {
-    for (; outs; outs &= outs - 1) s->want[sw->port0 + (unsigned)__builtin_ctzll(outs)] |= 1ull << i;
+    for (; outs; outs &= outs - 1) {
+        uint32_t go = sw->port0 + (unsigned)__builtin_ctzll(outs);
+        s->want[go] |= 1ull << i;
+        views_out_changed(s, go);
+    }
 }
 
 /* Outputs `outs` lost a candidate of input i: clear each unless another VC
@@ -88,6 +92,7 @@ static inline void want_clear(sim_t *s, sw_t *sw, unsigned i, uint64_t outs)
     for (; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
         if (!(s->want[sw->port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+        views_out_changed(s, sw->port0 + o);
     }
 }
 
@@ -159,6 +164,7 @@ void port_xdone(sim_t *s, uint32_t go)
         s->sw[o->dev].in_busy &= ~(1ull << in->local);
     }
     s->sw[o->dev].out_busy &= ~(1ull << o->local);
+    views_out_changed(s, go);
     if (s->vn) {
         voqnet_release(s, go);
     } else {

@@ -12,6 +12,7 @@
 #include "link.h"
 #include "policy.h"
 #include "../core/util.h"
+#include "../stats/views.h"
 
 void voq_setup(sim_t *s)
 {
@@ -87,6 +88,7 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
         s->voq_mask[b] |= 1ull << p->out;
         s->want[sw->port0 + p->out] |= 1ull << in->local;
         sw->wanted |= 1ull << p->out;
+        views_out_changed(s, sw->port0 + p->out);
         if (!in->in_busy && !(sw->out_busy >> p->out & 1) && head_ready(s, sw->port0, b, p->out))
             sim_touch_switch(s, w);
     } else {
@@ -112,6 +114,7 @@ static void grant_voq(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, un
         int more = 0;
         for (uint32_t u = 0; u < nvc; u++) more |= (int)(s->voq_mask[b0 + u] >> o & 1);
         if (!more && !(s->want[port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+        views_out_changed(s, port0 + o);
     }
     switch_forward(s, w, i, o, id, (uint8_t)v, 1);
 }

@@ -20,6 +20,7 @@
 #include "link.h"
 #include "policy.h"
 #include "../core/util.h"
+#include "../stats/views.h"
 #include <stdlib.h>
 
 typedef struct dq {
@@ -221,13 +222,16 @@ static inline void want_inc(sim_t *s, sw_t *sw, uint32_t g, unsigned i, unsigned
     if (s->vn->outcnt[(size_t)g * s->vn->radix + o]++ == 0) {
         s->want[sw->port0 + o] |= 1ull << i;
         sw->wanted |= 1ull << o;
+        views_out_changed(s, sw->port0 + o);
     }
 }
 
 static inline void want_dec(sim_t *s, sw_t *sw, uint32_t g, unsigned i, unsigned o)
 {
-    if (--s->vn->outcnt[(size_t)g * s->vn->radix + o] == 0 && !(s->want[sw->port0 + o] &= ~(1ull << i)))
-        sw->wanted &= ~(1ull << o);
+    if (--s->vn->outcnt[(size_t)g * s->vn->radix + o] == 0) {
+        if (!(s->want[sw->port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+        views_out_changed(s, sw->port0 + o);
+    }
 }
 
 /* Route the head of queue x (input local i of switch w). */

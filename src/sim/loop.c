@@ -45,6 +45,7 @@ static void dispatch(sim_t *s, const event_t *e)
 {
     switch (ev_type(e)) {
     case EV_ARRIVE:
+        if (__builtin_expect(s->views != NULL, 0)) views_on_arrive(s, e->a, e->b);
         if (s->voq_mode) voq_arrive(s, e->a, e->b);
         else if (s->vn) voqnet_arrive(s, e->a, e->b);
         else switch_arrive(s, e->a, e->b);

@@ -33,4 +33,14 @@ void stats_free(stats_t *st)
     free(st->ts_gen_bytes);
     free(st->ts_innet);
     free(st->ts_lat_sum);
+    free(st->ts_net_sum);
+    free(st->ts_lat_max);
+    free(st->ts_net_max);
+}
+
+void stats_latency_series(stats_t *st)
+{
+    st->ts_net_sum = xcalloc(st->nbins, sizeof(double));
+    st->ts_lat_max = xcalloc(st->nbins, sizeof(uint64_t));
+    st->ts_net_max = xcalloc(st->nbins, sizeof(uint64_t));
 }

@@ -20,6 +20,9 @@ typedef struct stats {
     uint32_t nbins;
     uint64_t *ts_del_bytes, *ts_del_pkts, *ts_inj_pkts, *ts_gen_pkts, *ts_gen_bytes, *ts_innet;
     double *ts_lat_sum;
+    /* views.latency: also the network latency and both maxima (NULL when off) */
+    double *ts_net_sum;
+    uint64_t *ts_lat_max, *ts_net_max;
     /* end of run */
     uint64_t gen_pkts;        /* all generated up to the end (source queues included) */
     uint64_t src_drops;       /* packets of messages refused by a full per-VC source queue */
@@ -36,5 +39,15 @@ static inline int64_t ts_bin(const stats_t *st, uint64_t t)
 
 void stats_init(stats_t *st, uint64_t interval, uint64_t end);
 void stats_free(stats_t *st);
+/* Keep the network latency sum and both latency maxima per bin as well. */
+void stats_latency_series(stats_t *st);
+
+/* A delivery of total latency lat and network latency net in bin b. */
+static inline void ts_latency_add(stats_t *st, int64_t b, uint64_t lat, uint64_t net)
+{
+    st->ts_net_sum[b] += (double)net;
+    if (lat > st->ts_lat_max[b]) st->ts_lat_max[b] = lat;
+    if (net > st->ts_net_max[b]) st->ts_net_max[b] = net;
+}
 
 #endif

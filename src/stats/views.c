@@ -1,4 +1,4 @@
-/* Per-link and per-VC views of a run, each off unless asked for:
+/* Views of a run, each off unless asked for:
  *
  *   output.destmap    destinations seen per switch output port and VC
  *                     (destmap.csv, and destmap-stages.csv summed up per stage
@@ -7,62 +7,132 @@
  *                     measurement window (links.csv, links-stages.csv);
  *   output.occupancy  input-buffer occupancy of every switch at every sample
  *                     (occupancy.csv: a time x switch matrix, and a gnuplot
- *                     heat map), to watch a congestion tree grow.
+ *                     heat map), to watch a congestion tree grow;
+ *   views.latency, views.pairs, views.top_pairs, views.peak_window
+ *                     latency over time, overall and per pair, and its peaks
+ *                     per window (view_latency.c): seeds 001 and 003;
+ *   views.router_wait, views.link_load
+ *                     per-router waits and link-load histograms, with maps
+ *                     over meshes and tori (view_map.c): seed 003's latency
+ *                     maps, seed 001's hot-spot link loads;
+ *   views.port_counters  InfiniBand port counters (view_ports.c).
  *
  * The hooks cost one predictable branch per hop when all are off. */
-#include "views.h"
+#include "views_int.h"
 #include "plot.h"
 #include "../core/util.h"
 #include <stdlib.h>
 #include <string.h>
 
-struct views {
-    int destmap, links, occupancy;
-    uint32_t words;          /* destmap: 64-bit words per (port, vc) bitset */
-    uint64_t *seen;          /* destmap: [(port * nvc + vc) * words] */
-    uint64_t *bytes;         /* links: [port] bytes sent in the window */
-    float *occ;              /* occupancy: [sample * nswitches + switch] */
-    uint32_t nsamples;
-};
+/* The views that need the packet-level model's switches; the first one set. */
+static int packet_only(cfg_t *c)
+{
+    static const key_id k[] = { K_OUT_DESTMAP, K_OUT_LINKS, K_OUT_OCCUPANCY, K_VIEWS_ROUTER_WAIT, K_VIEWS_LINK_LOAD,
+                                K_VIEWS_PORT_COUNTERS };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(k); i++)
+        if (cfg_int(c, k[i])) return (int)k[i];
+    return -1;
+}
+
+static void setup_latency(sim_t *s, cfg_t *c, views_t *v)
+{
+    v->latency = 1;
+    stats_latency_series(&s->st);
+    v->peak_window = cfg_u64(c, K_VIEWS_PEAK_WINDOW);
+    if (v->peak_window % s->st.interval)
+        cfg_fail(c, K_VIEWS_PEAK_WINDOW, "must be a multiple of time.interval (%.6g us): peaks come from its samples",
+                 (double)s->st.interval / 1e6);
+}
 
 void views_setup(sim_t *s, cfg_t *c)
 {
     int d = (int)cfg_int(c, K_OUT_DESTMAP), l = (int)cfg_int(c, K_OUT_LINKS), o = (int)cfg_int(c, K_OUT_OCCUPANCY);
-    if (!d && !l && !o) return;
-    if (s->flit_mode) cfg_fail(c, d ? K_OUT_DESTMAP : l ? K_OUT_LINKS : K_OUT_OCCUPANCY, "views are kept by the packet-level model");
+    int rw = (int)cfg_int(c, K_VIEWS_ROUTER_WAIT), ll = (int)cfg_int(c, K_VIEWS_LINK_LOAD);
+    int pc = (int)cfg_int(c, K_VIEWS_PORT_COUNTERS), lat = (int)cfg_int(c, K_VIEWS_LATENCY);
+    int pairs = cfg_is_set(c, K_VIEWS_PAIRS) || cfg_int(c, K_VIEWS_TOP_PAIRS);
+    if (!d && !l && !o && !rw && !ll && !pc && !lat && !pairs) return;
+    int k = packet_only(c);
+    if (s->flit_mode && k >= 0)
+        cfg_fail(c, (key_id)k, "this view is kept by the packet-level model (switch.model = packet), not the flit-level router");
     views_t *v = s->views = xcalloc(1, sizeof *v);   /* held by s at once: reachable if a check below exits */
     v->destmap = d; v->links = l; v->occupancy = o;
     if (d) {
         v->words = (s->nnodes + 63) / 64;
         double mb = (double)s->nports * s->nvc * v->words * 8 / 1048576.0;
-        if (mb > 2048) cfg_fail(c, K_OUT_DESTMAP, "needs %.0f MB (one bit per port, VC and destination); at most 2048 MB", mb);
+        if (mb > VIEWS_MAX_MB) cfg_fail(c, K_OUT_DESTMAP, "needs %.0f MB (one bit per port, VC and destination); at most 2048 MB", mb);
         v->seen = xcalloc((size_t)s->nports * s->nvc * v->words, sizeof *v->seen);
     }
-    if (l) v->bytes = xcalloc(s->nports, sizeof *v->bytes);
+    if (l || ll) v->bytes = xcalloc(s->nports, sizeof *v->bytes);
+    if (ll) v->link_bins = (uint32_t)cfg_int(c, K_VIEWS_LINK_BINS);
     if (o) {
         v->nsamples = s->st.nbins;
         double mb = (double)v->nsamples * s->nswitches * sizeof *v->occ / 1048576.0;
-        if (mb > 2048)
+        if (mb > VIEWS_MAX_MB)
             cfg_fail(c, K_OUT_OCCUPANCY, "needs %.0f MB (%u samples of time.interval x %u switches); at most 2048 MB: "
                      "use a longer time.interval", mb, v->nsamples, s->nswitches);
         v->occ = xcalloc((size_t)v->nsamples * s->nswitches, sizeof *v->occ);
     }
+    if (lat) setup_latency(s, c, v);
+    if (pairs) vlat_setup(s, c);
+    if (rw) {
+        v->rw = xcalloc((size_t)s->nswitches * 3, sizeof *v->rw);
+        s->want_parr = 1;   /* before the first packet: the pool grows parr with it */
+        if (s->npkt_cap && !s->parr) die("views.router_wait set up after packets were allocated");
+    }
+    if (pc) v->ports = vports_setup(s);
 }
 
 void views_free(sim_t *s)
 {
     views_t *v = s->views;
     if (!v) return;
-    free(v->seen); free(v->bytes); free(v->occ); free(v);
+    vlat_free(v->lat);
+    vports_free(v->ports);
+    free(v->seen); free(v->bytes); free(v->occ); free(v->rw); free(v);
     s->views = NULL;
 }
 
-void views_on_send(sim_t *s, uint32_t go, const packet_t *p)
+void views_on_send(sim_t *s, uint32_t go, uint32_t id)
 {
     views_t *v = s->views;
     if (s->port[go].dev & NIC_BIT) return;
+    const packet_t *p = &s->pkt[id];
     if (v->seen) v->seen[((size_t)go * s->nvc + p->out_vc) * v->words + p->dst / 64] |= 1ull << (p->dst % 64);
-    if (v->bytes && s->now >= s->warmup && s->now < s->stop) v->bytes[go] += p->size;
+    if (v->ports) { vports_on_send(s, v->ports, go, p->size); views_xwait(s, go); }
+    if (!in_window(s, s->now)) return;
+    if (v->bytes) v->bytes[go] += p->size;
+    if (v->rw) {
+        uint64_t *r = &v->rw[(size_t)s->port[go].dev * 3], wait = s->now - s->parr[id];
+        r[0]++;
+        r[1] += wait;
+        if (wait > r[2]) r[2] = wait;
+    }
+}
+
+void views_on_arrive(sim_t *s, uint32_t gi, uint32_t id)
+{
+    if (s->views->ports) vports_on_arrive(s, s->views->ports, gi, s->pkt[id].size);
+}
+
+void views_on_deliver(sim_t *s, uint32_t id, uint32_t bin)
+{
+    if (s->views->lat) vlat_on_deliver(s, s->views->lat, id, bin);
+}
+
+int views_router_wait(const sim_t *s, uint32_t w, uint64_t *pkts, uint64_t *sum_ps, uint64_t *max_ps)
+{
+    const views_t *v = s->views;
+    if (!v || !v->rw) return 0;
+    const uint64_t *r = &v->rw[(size_t)w * 3];
+    *pkts = r[0]; *sum_ps = r[1]; *max_ps = r[2];
+    return 1;
+}
+
+double views_link_util(const sim_t *s, uint32_t go)
+{
+    const views_t *v = s->views;
+    double cap = s->link_bps / 8.0 * (double)(s->stop - s->warmup) * 1e-12;
+    return v && v->bytes && cap > 0 ? (double)v->bytes[go] / cap : 0;
 }
 
 void views_on_sample(sim_t *s, uint32_t k)
@@ -155,8 +225,6 @@ static void write_destmap(const sim_t *s, const char *dir)
 
 static void write_links(const sim_t *s, const char *dir)
 {
-    const views_t *v = s->views;
-    double cap = s->link_bps / 8.0 * (double)(s->stop - s->warmup) * 1e-12;
     agg_t g[MAX_STAGES][2] = { { { 0, 0, 0, 0 } } };
     outfile_t o;
     FILE *f = plot_open(&o, dir, "links.csv");
@@ -166,7 +234,7 @@ static void write_links(const sim_t *s, const char *dir)
             uint32_t go = s->sw[w].port0 + p;
             const port_t *pt = &s->port[go];
             if (pt->peer == ICN_NIL || pt->stage >= MAX_STAGES) continue;
-            double u = cap > 0 ? (double)v->bytes[go] / cap : 0;
+            double u = views_link_util(s, go);
             fprintf(f, "%u,%u,%u,%s,%.6f\n", w, pt->stage, p, pt->up ? "up" : "down", u);
             agg_add(&g[pt->stage][pt->up], u);
         }
@@ -209,6 +277,9 @@ void views_write(const sim_t *s, const char *dir, const char *title, int render)
     const views_t *v = s->views;
     if (!v) return;
     if (v->seen) write_destmap(s, dir);
-    if (v->bytes) write_links(s, dir);
+    if (v->links) write_links(s, dir);
     if (v->occ) write_occupancy(s, dir, title, render);
+    vlat_write(s, dir, title, render);
+    vmap_write(s, dir, title, render);
+    if (v->ports) vports_write(s, dir);
 }
