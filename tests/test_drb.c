@@ -406,3 +406,30 @@ TEST(drb_bad_input_names_the_key)
         CHECK(rc == 2 && strstr(out, cases[i].want), "%s: exit %d, want 2 naming %s: %s", cases[i].args, rc, cases[i].want, out);
     }
 }
+
+TEST(drb_idle_pair_returns_to_path_0_and_prdrb_keeps_the_solution)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=pr-drb");
+    mp_t *m = s.mp;
+    pair_t *pr = mp_pair(m, mp_pair_get(&s, 0, 63));
+    const uint32_t a[] = { 3, 9, 12, 20 };
+    pr->cset = make_set(m, a, 4);
+    drb_set_path(&s, pr, 1, 1, 62);
+    pr->episode = 1;
+    pr->last_ack = 1000000;
+    s.now = pr->last_ack + 20 * pr->p[0].l0;   /* not yet idle long enough */
+    drb_idle(&s, pr);
+    CHECK(mp_width(pr) == 2, "reset too early");
+    pr->inflight = 1;   /* a message in flight: the pick does not reset */
+    s.now += 1000000;
+    m->ops.pick(&s, 0, 63);
+    CHECK(mp_width(pr) == 2, "reset with a message in flight");
+    pr->inflight = 0;
+    m->ops.pick(&s, 0, 63);
+    CHECK(mp_width(pr) == 1 && !pr->episode && pr->inflight == 1, "not reset: width %u", mp_width(pr));
+    CHECK(pr->db != ICN_NIL && m->saves == 1, "PR-DRB did not keep the solution");
+    sim_free(&s);
+    cfg_free(&c);
+}

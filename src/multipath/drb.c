@@ -202,6 +202,23 @@ int drb_close(sim_t *s, pair_t *pr)
     return 1;
 }
 
+/* A pair that has been quiet (nothing in flight, no recent ACK) forgets its
+ * metapath: PR-DRB keeps it as a solution of the episode's pattern first. */
+void drb_idle(sim_t *s, pair_t *pr)
+{
+    mp_t *m = s->mp;
+    simtime_t limit = m->idle ? m->idle : 20 * pr->p[0].l0;
+    if (s->now - pr->last_ack <= limit) return;
+    double r = drb_ratio(pr, m->max_paths);
+    if (pr->episode && m->scheme == MP_PRDRB) prdrb_save(s, pr, r);
+    pr->episode = 0;
+    for (uint32_t i = 1; i < m->max_paths; i++)
+        if (pr->open >> i & 1) { pr->open &= (uint16_t)~(1u << i); m->alt_open--; m->closes++; }
+    pr->p[0].lat = (double)pr->p[0].l0;
+    pr->reconf = s->now;
+    mp_log(s, pr, LOG_RESET, r);
+}
+
 void drb_feedback(sim_t *s, pair_t *pr, uint8_t slot, simtime_t sent, simtime_t qlat, uint32_t cset)
 {
     mp_t *m = s->mp;

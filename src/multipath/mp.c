@@ -101,7 +101,7 @@ void mp_pair_maybe_free(sim_t *s, uint32_t i)
 {
     mp_t *m = s->mp;
     pair_t *pr = mp_pair(m, i);
-    if (pr->open != 1 || pr->episode || pr->db != ICN_NIL || pr->timer_on || pr->p[0].notes > 0) return;
+    if (pr->open != 1 || pr->episode || pr->db != ICN_NIL || pr->timer_on || pr->inflight || pr->p[0].notes > 0) return;
     if (m->scheme != MP_DRBIB && drb_ratio(pr, m->max_paths) >= m->low) return;
     if (pr->cset != ICN_NIL) mp_cset_free(m, pr->cset);
     h_del(m, (uint64_t)pr->node << 32 | pr->dst);
@@ -141,7 +141,11 @@ static uint32_t ack_alloc(mp_t *m)
 static uint8_t mp_pick(sim_t *s, uint32_t n, uint32_t dst)
 {
     mp_t *m = s->mp;
-    return drb_pick(s, mp_pair(m, mp_pair_get(s, n, dst)), &m->rng[n]);
+    pair_t *pr = mp_pair(m, mp_pair_get(s, n, dst));
+    if (m->scheme == MP_DRBIB) return drb_pick(s, pr, &m->rng[n]);
+    if (!pr->inflight && pr->open != 1 && s->now - pr->last_ack > m->idle) drb_idle(s, pr);
+    pr->inflight++;
+    return drb_pick(s, pr, &m->rng[n]);
 }
 
 static void mp_stamp(sim_t *s, uint32_t id, uint8_t path)
@@ -197,7 +201,10 @@ static void mp_ack_in(sim_t *s, uint32_t id)
     m->ack[p->msg].next = m->ack_free;
     m->ack_free = p->msg;
     uint32_t i = mp_pair_get(s, p->dst, p->src);
-    drb_feedback(s, mp_pair(m, i), r.path, r.sent, r.qlat, r.cset);
+    pair_t *pr = mp_pair(m, i);
+    pr->inflight--;
+    pr->last_ack = s->now;
+    drb_feedback(s, pr, r.path, r.sent, r.qlat, r.cset);
     mp_pair_maybe_free(s, i);
 }
 
@@ -214,6 +221,7 @@ static void setup_drb(sim_t *s, cfg_t *c, mp_t *m)
     m->low = cfg_double(c, K_DRB_LOW);
     if (m->low >= m->high) cfg_fail(c, K_DRB_LOW, "drb.low (%g) must be below drb.high (%g)", m->low, m->high);
     m->alpha = cfg_double(c, K_DRB_EWMA);
+    m->idle = cfg_u64(c, K_DRB_IDLE);
     m->max_paths = (uint32_t)cfg_int(c, K_DRB_PATHS);
     m->radius = (uint32_t)cfg_int(c, K_DRB_RADIUS);
     const cube_t *q = cube_get(s);

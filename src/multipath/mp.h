@@ -59,6 +59,8 @@ typedef struct pair {
     uint8_t applied;         /* PR-DRB: a stored solution was applied in this episode */
     uint8_t notified;        /* DRB-IB: a BECN arrived since the last timer expiry */
     uint8_t timer_on;
+    uint32_t inflight;       /* messages sent and not yet acknowledged */
+    simtime_t last_ack;      /* when the last ACK arrived */
     simtime_t reconf;        /* last change of the metapath */
     uint32_t cset;           /* PR-DRB: the episode's contending flows, ICN_NIL none */
     uint32_t db;             /* PR-DRB: the pair's first stored solution, ICN_NIL none */
@@ -75,7 +77,7 @@ typedef struct sol {
 } sol_t;
 
 typedef struct mplog { simtime_t t; uint32_t src, dst; float ratio; uint8_t width, action; } mplog_t;
-enum { LOG_OPEN, LOG_CLOSE, LOG_APPLY, LOG_SAVE };
+enum { LOG_OPEN, LOG_CLOSE, LOG_APPLY, LOG_SAVE, LOG_RESET };
 
 typedef struct mp {
     int scheme;
@@ -83,6 +85,7 @@ typedef struct mp {
     uint32_t radius, max_paths, db_size;
     simtime_t monitor;       /* PR-DRB: a wait longer than this at a router records the contending flows */
     simtime_t timer;         /* DRB-IB: the CCA timer period */
+    simtime_t idle;          /* drb, pr-drb: a pair with nothing in flight and no ACK for this long returns to path 0 */
 
     unsigned char *pairs;    /* pool of pair_t with max_paths slots, `stride` bytes each */
     size_t stride;
@@ -143,6 +146,7 @@ void drb_init_pair(sim_t *s, pair_t *pr);
 uint8_t drb_pick(sim_t *s, pair_t *pr, rng_t *r);
 double drb_ratio(const pair_t *pr, uint32_t maxp);
 void drb_feedback(sim_t *s, pair_t *pr, uint8_t slot, simtime_t sent, simtime_t qlat, uint32_t cset);
+void drb_idle(sim_t *s, pair_t *pr);
 int drb_open(sim_t *s, pair_t *pr);
 int drb_close(sim_t *s, pair_t *pr);
 void drb_set_path(sim_t *s, pair_t *pr, uint32_t slot, uint32_t in1, uint32_t in2);

@@ -10,7 +10,7 @@
 #include "../core/util.h"
 #include <inttypes.h>
 
-static const char *const actions[] = { "open", "close", "apply", "save" };
+static const char *const actions[] = { "open", "close", "apply", "save", "reset" };
 
 static void write_totals(const sim_t *s, const mp_t *m, const char *dir)
 {
