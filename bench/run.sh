@@ -56,7 +56,7 @@ row "flit-torus32x32-wormhole-0.1" $FLIT -s topology.k=32 -s load=0.1
 # Multipath (DRB, PR-DRB): the same 32x32 torus, multi-step-path routing, with
 # every message taking path 0 and with DRB's ACKs, monitoring and metapaths:
 # the ratio of the Mhops/s columns is DRB's cost per packet-hop.
-MSP="experiments/seed001/torus-msp.ini -s topology.k=32 -s traffic.pattern=uniform -s load=0.3 -s time.warmup=100us -s time.measure=1ms"
-row "torus32x32-msp-path0-0.3" $MSP
-row "torus32x32-drb-0.3" $MSP -s multipath.scheme=drb
-row "torus32x32-prdrb-0.3" $MSP -s multipath.scheme=pr-drb
+MSP="experiments/seed001/torus-msp.ini -s topology.k=32 -s traffic.pattern=uniform -s load=0.1 -s time.warmup=100us -s time.measure=3ms"
+row "torus32x32-msp-path0-0.1" $MSP
+row "torus32x32-drb-0.1" $MSP -s multipath.scheme=drb
+row "torus32x32-prdrb-0.1" $MSP -s multipath.scheme=pr-drb

@@ -76,5 +76,6 @@ void registry_list(FILE *f)
                "  drb          DRB (seeds 001, 003): metapaths of multi-step paths S->IN1->IN2->D opened and closed from ACKed queueing latency (routing.algorithm = dor-msp)\n"
                "  pr-drb       PR-DRB (seed 003): DRB plus routers' contending-flow records and a per-pair database of solutions re-applied when a pattern recurs\n"
                "  drb-ib       DRB over InfiniBand (seed 001): LMC LID paths opened by IBA CC's BECNs, split by notification counts, closed per CCTI_Timer; no throttling\n"
+               "views (views.* keys): latency.csv and latency-pairs.csv (latency over time, overall and per pair), latency-peaks.csv, router-wait.csv (latency map per router), link-load-hist.csv, link-load-summary.csv and link-map.csv (link-load distribution and map), port-counters.csv (InfiniBand PortXmitData/Pkts/Wait)\n"
                "multipath outputs: drb.csv, drb-timeseries.csv (paths open, openings, closings, database hits per interval), drb-pairs.csv, drb-log.csv (metapath width per pair over time), drb.gp\n");
 }
