@@ -60,3 +60,8 @@ MSP="experiments/seed001/torus-msp.ini -s topology.k=32 -s traffic.pattern=unifo
 row "torus32x32-msp-path0-0.1" $MSP
 row "torus32x32-drb-0.1" $MSP -s multipath.scheme=drb
 row "torus32x32-prdrb-0.1" $MSP -s multipath.scheme=pr-drb
+# DRB over InfiniBand: seed 001's 8x8 torus subnet (LMC 2, 9 VLs), path 0
+# only against drb-ib (IBA CC marking, CNPs, LID paths), 20 ms at 600 bits/us.
+IB="experiments/seed001/torus.ini -s traffic.pattern=transpose -s load=0.3 -s time.measure=20ms"
+row "torus8x8-ib-path0-0.3" $IB
+row "torus8x8-drb-ib-0.3" $IB -s cc.mode=iba -s multipath.scheme=drb-ib
