@@ -29,6 +29,9 @@ cases=(
   "torus-bubble-adaptive|experiments/seed004/bubble-adaptive.ini $TORUS -s traffic.pattern=transpose"
   "torus-flit-vc-dor|experiments/seed004/vc-dor.ini $TORUS -s traffic.pattern=tornado"
   "torus-flit-duato|experiments/seed004/vc-adaptive.ini $TORUS -s traffic.pattern=uniform"
+  "torus-drb|experiments/seed001/torus-msp.ini -s load=1.0 -s time.warmup=0 -s time.measure=${SOAK_MEASURE:-4ms} -s traffic.pattern=transpose -s multipath.scheme=drb -s drb.high=1.2 -s drb.low=1.05 -s drb.max_paths=8"
+  "mesh-prdrb-bursty|experiments/seed003/mesh.ini -s load=0.6 -s time.measure=${SOAK_MEASURE:-4ms} -s multipath.scheme=pr-drb -s traffic.burst_period=400us -s traffic.burst_length=200us"
+  "torus-drb-ib|experiments/seed001/torus.ini -s load=1.0 -s time.warmup=0 -s time.measure=${SOAK_MEASURE:-4ms} -s traffic.pattern=butterfly -s cc.mode=iba -s multipath.scheme=drb-ib"
   "mesh-flit-dor|experiments/seed004/vc-dor.ini $TORUS -s topology.type=mesh -s routing.algorithm=dor -s switch.vcs=1 -s traffic.pattern=transpose"
 )
 for c in "${cases[@]}"; do
