@@ -3,6 +3,7 @@
 #include "net/policy.h"
 #include "cc/cc.h"
 #include "ib/engine.h"
+#include "workload/workload.h"
 #include <string.h>
 
 extern const topo_ops topo_rlft, topo_ntree, topo_torus, topo_mesh, topo_ibnet;
@@ -71,6 +72,7 @@ void registry_list(FILE *f)
     fprintf(f, "InfiniBand routing engines (ib.engine, with routing.algorithm = lft):\n");
     for (const ib_engine_t *e = ib_engines; e->name; e++) fprintf(f, "  %-12s %s\n", e->name, e->desc);
     cc_list(f);
+    wl_list(f);
     fprintf(f, "multipath schemes (multipath.scheme; docs/DRB.md):\n"
                "  off          every message takes path 0\n"
                "  drb          DRB (seeds 001, 003): metapaths of multi-step paths S->IN1->IN2->D opened and closed from ACKed queueing latency (routing.algorithm = dor-msp)\n"

@@ -118,6 +118,14 @@
  X(PRDRB_MONITOR, "prdrb.monitor", KT_TIME, "0", 0, 1e15, "pr-drb: a packet that waits longer than this at a router records the flows in that router's buffers (once per packet, at the first such router); 0 = the serialization time of a packet.mtu packet.") \
  X(PRDRB_MATCH, "prdrb.match", KT_DOUBLE, "0.5", 0.01, 1, "pr-drb: a stored solution applies when the Jaccard similarity of its contending-flow set and the current one reaches this (1 = identical sets).") \
  X(PRDRB_DB, "prdrb.db_size", KT_INT, "8", 1, 1024, "pr-drb: solutions a pair stores; a new pattern beyond that replaces the worst.") \
+ X(WL_SOURCE, "workload.source", KT_NAME, "none", 0, 0, "Closed-loop application workload (docs/WORKLOADS.md): none (open-loop synthetic traffic only), a built-in kernel (pingpong, alltoall, allreduce, allgather, bcast, barrier, halo2d, ptrans) or a trace reader; see `icnsim --list`. Ranks run their operations; the run ends when all have finished (makespan in workload-summary.csv) or at time.measure (then exit 3 with the ranks still waiting).") \
+ X(WL_RANKS, "workload.ranks", KT_INT, "0", 0, 4e6, "Workload: number of ranks, one per node (0 = every node). The other nodes send background traffic only if load or traffic.rate is set.") \
+ X(WL_MAPPING, "workload.mapping", KT_NAME, "linear", 0, 0, "Workload: ranks to nodes: linear (rank r on node r), random (a permutation drawn from the seed) or file (workload.map_file).") \
+ X(WL_MAP_FILE, "workload.map_file", KT_STR, "", 0, 0, "workload.mapping = file: one node id per line, rank 0 first ('#' comments).") \
+ X(WL_BYTES, "workload.bytes", KT_BYTES, "64KB", 0, 4e9, "Workload kernels: the size of the kernel's data (see each kernel in --list): a message, a vector, a block.") \
+ X(WL_ITER, "workload.iterations", KT_INT, "1", 1, 1e9, "Workload kernels: iterations, each a compute phase (workload.compute) then the kernel's communication.") \
+ X(WL_COMPUTE, "workload.compute", KT_TIME, "0", 0, 1e15, "Workload kernels: compute time before each iteration's communication (0 = none).") \
+ X(WL_GRID, "workload.grid", KT_STR, "", 0, 0, "Workload kernels halo2d and ptrans: the process grid PxQ (P x Q = ranks; default: the most square factorization).") \
  X(OUT_DIR, "output.dir", KT_STR, "", 0, 0, "Results directory (default results/<config name>).") \
  X(OUT_TIMESERIES, "output.timeseries", KT_BOOL, "true", 0, 0, "Write timeseries.csv.") \
  X(OUT_DESTMAP, "output.destmap", KT_BOOL, "false", 0, 0, "Record the destinations routed through every switch output port and VC (destmap.csv, destmap-stages.csv per stage and direction: seed 002's Table 1 by measurement). Costs one bit per port, VC and destination.") \

@@ -2,6 +2,7 @@
 #include "../sim/sim.h"
 #include "../core/util.h"
 #include "../multipath/mp.h"
+#include "../workload/workload.h"
 #include "../stats/plot.h"
 #include "../stats/views.h"
 #include "../stats/outfile.h"
@@ -128,6 +129,7 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     views_write(&s, dir, c->name, plots);
     cc_write(&s, dir);
     mp_write(&s, dir, plots);
+    wl_write(&s, dir);
     p = join(dir, "nodes.csv"); write_nodes(&s, p); free(p);
     p = join(dir, "perf.csv"); write_perf(&s, p); free(p);
     f = out_open(&o, dir, "summary.csv");

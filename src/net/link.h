@@ -84,6 +84,8 @@ int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc);
 uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc);
 /* Take the next message from node n's (virtual) source queue. */
 void nic_take_message(sim_t *s, uint32_t n);
+/* A message record for npk packets generated at gen (nic_deliver frees it). */
+uint32_t nic_msg_alloc(sim_t *s, uint32_t npk, simtime_t gen);
 /* Count messages generated up to the end, for statistics (replays arrivals). */
 void nic_count_generated(sim_t *s);
 /* The first message node n generates after time t, drawing from its arrival

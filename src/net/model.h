@@ -32,6 +32,7 @@ enum ev_type {
     EV_DCREDIT,      /* VOQnet: a = destination queue, b = bytes: credits reach its upstream output */
     EV_CC_TIMER,     /* IBA CC: a = node, b = flow or CC_SL_BIT | sl: a CCTI timer expires */
     EV_MP_TIMER,     /* DRB over IB: a = node, b = pair: its CCA timer expires */
+    EV_WL_WAKE,      /* workload: a = rank: its compute phase ends */
 };
 
 struct sim;
@@ -49,6 +50,14 @@ typedef struct net_hooks {
     void (*nic_service)(struct sim *s, uint32_t n);
     /* packet id reached its destination node: nonzero if consumed (not data) */
     int (*deliver)(struct sim *s, uint32_t id);
+    /* Closed-loop workloads (src/workload/): take node n's next message in
+     * place of its injection process (returns 0 if n runs none: the process
+     * then generates as usual); message msg's last packet left node n; every
+     * packet of message msg has reached its destination. Messages then carry
+     * a record even when they are one packet (nic_msg_alloc). */
+    int (*take)(struct sim *s, uint32_t n);
+    void (*msg_sent)(struct sim *s, uint32_t n, uint32_t msg);
+    void (*msg_done)(struct sim *s, uint32_t msg);
 } net_hooks_t;
 
 typedef struct sim {
@@ -144,6 +153,7 @@ typedef struct sim {
     struct transport *tp;    /* flows and control packets at the NICs (src/transport/), NULL if off */
     struct cc *cc;           /* IBA congestion control (src/cc/), NULL if off */
     struct mp *mp;           /* multipath routing: DRB, PR-DRB (src/multipath/), NULL if off */
+    struct wl *wl;           /* closed-loop workload (src/workload/), NULL if none */
     int flit_mode;           /* switch.model = flit */
     void *flit;              /* its state (src/net/flit.c) */
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t msg_alloc(sim_t *s, uint32_t npk, simtime_t gen)
+uint32_t nic_msg_alloc(sim_t *s, uint32_t npk, simtime_t gen)
 {
     if (s->msg_free == ICN_NIL) {
         uint32_t old = s->nmsg_cap, cap = old ? old * 2 : 1024;
@@ -70,11 +70,12 @@ simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
 void nic_take_message(sim_t *s, uint32_t n)
 {
     nic_t *c = &s->nic[n];
+    if (__builtin_expect(s->hooks.take != NULL, 0) && s->hooks.take(s, n)) return;
     c->msg_gen = c->next_gen;
     c->msg_dst = message_dst(s, n, c->msg_gen);
     c->msg_left = draw_size(s, &c->sizes);
     uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
-    c->msg_id = npk > 1 ? msg_alloc(s, npk, c->msg_gen) : ICN_NIL;
+    c->msg_id = npk > 1 ? nic_msg_alloc(s, npk, c->msg_gen) : ICN_NIL;
     c->next_gen = nic_next_arrival(s, n, &c->arrival, c->next_gen);
 }
 
@@ -115,6 +116,7 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     p->sl = 0;
     p->flow = ICN_NIL;
     c->msg_left -= size;
+    if (__builtin_expect(s->hooks.msg_sent != NULL, 0) && !c->msg_left) s->hooks.msg_sent(s, n, c->msg_id);
     c->injected_pkts++;
     s->st.inj_pkts++;
     if (s->now >= s->warmup) s->st.w_inj_pkts++;
@@ -259,6 +261,7 @@ void nic_deliver(sim_t *s, uint32_t id)
     if (p->msg != ICN_NIL) {
         msg_done = --s->msg_left[p->msg] == 0;
         if (msg_done) {
+            if (__builtin_expect(s->hooks.msg_done != NULL, 0)) s->hooks.msg_done(s, p->msg);
             msg_gen = s->msg_gen[p->msg];
             s->msg_left[p->msg] = s->msg_free;
             s->msg_free = p->msg;

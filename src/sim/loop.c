@@ -10,6 +10,7 @@
 #include "../stats/views.h"
 #include "../cc/cc.h"
 #include "../multipath/mp.h"
+#include "../workload/workload.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ static void dispatch(sim_t *s, const event_t *e)
     case EV_CYCLE: flit_cycle(s); break;
     case EV_CC_TIMER: cc_timer(s, e->a, e->b); break;
     case EV_MP_TIMER: mp_timer(s, e->a, e->b); break;
+    case EV_WL_WAKE: wl_timer(s, e->a); break;
     case EV_SAMPLE: sample(s, e->a); break;
     default: die("unknown event type %u", ev_type(e));
     }
@@ -240,6 +242,20 @@ int sim_run(sim_t *s)
         if (s->stop > s->end) s->stop = s->end;
     }
     nic_count_generated(s);
+    if (s->wl) {
+        wl_count_generated(s);
+        if (rc == EXIT_OK && !wl_finished(s)) {   /* the application did not finish */
+            if (s->progress_tty) fputc('\n', stderr);
+            if (wl_stuck(s))
+                fprintf(stderr, "icnsim: the workload cannot finish: at t = %.3f us no rank computes and no message is in "
+                        "flight; ranks waiting:\n", s->now / 1e6);
+            else
+                fprintf(stderr, "icnsim: the workload did not finish by t = %.3f us (time.measure); ranks not finished:\n",
+                        s->now / 1e6);
+            wl_report_stuck(s, stderr);
+            rc = EXIT_DEADLOCK;
+        }
+    }
     return rc;
 }
 

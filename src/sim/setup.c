@@ -9,6 +9,7 @@
 #include "../stats/views.h"
 #include "../cc/cc.h"
 #include "../multipath/mp.h"
+#include "../workload/internal.h"
 #include "../transport/transport.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
         if (s->xbar_queue && s->nvc > 16) cfg_fail(c, K_SW_CROSSBAR, "queue supports at most 16 VCs (switch.vcs = %u)", s->nvc);
     }
     s->load = traffic_load(s, c, K_LOAD, K_TR_RATE);   /* after flit_setup: link_bps is known */
+    wl_setup(s, c);
+    /* A workload's nodes run its ranks; the others send background traffic
+     * only if a load is given. */
+    if (s->wl && !cfg_is_set(c, K_LOAD) && !cfg_is_set(c, K_TR_RATE)) s->load = 0;
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
     s->pattern->setup(s, c, K_TR_PATTERN);
@@ -213,11 +218,13 @@ static void setup_policies(sim_t *s, cfg_t *c)
     if (cfg_int(c, K_CHECK_INVARIANTS)) s->check_every = s->next_check = (uint64_t)cfg_int(c, K_CHECK_EVERY);
     views_setup(s, c);
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
+    if (s->wl) wl_start(s);
     cfg_check_unused(c);
 }
 
 void sim_free(sim_t *s)
 {
+    wl_free(s);
     mp_free(s);
     cc_free(s);
     transport_free(s);

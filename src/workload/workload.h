@@ -14,6 +14,7 @@
 #ifndef ICN_WORKLOAD_H
 #define ICN_WORKLOAD_H
 #include <stdint.h>
+#include <stdio.h>
 #include "../net/model.h"
 #include "../cli/config.h"
 
@@ -74,7 +75,11 @@ void wl_setup(sim_t *s, cfg_t *c);
 void wl_free(sim_t *s);
 void wl_timer(sim_t *s, uint32_t rank);              /* EV_WL_WAKE: a compute phase ends */
 int wl_finished(const sim_t *s);                      /* every rank has finished */
+int wl_stuck(const sim_t *s);                         /* no rank can progress any more */
 int wl_report_stuck(const sim_t *s, FILE *f);         /* ranks blocked forever; returns their number */
 void wl_write(const sim_t *s, const char *dir);
+void wl_count_generated(sim_t *s);                    /* adds its messages to the generated counts */
+simtime_t wl_makespan(const sim_t *s);
+void wl_list(FILE *f);
 
 #endif

@@ -1,0 +1,347 @@
+/* The closed-loop engine: ranks step through their operations, their sends
+ * become messages of their nodes' NICs (the take hook), and deliveries and
+ * injections wake the ranks that wait for them. See workload.h for the
+ * semantics. A rank blocks on one operation at a time; everything it posted
+ * and has not waited for is a request on its lists. */
+#include "workload.h"
+#include "internal.h"
+#include "../net/link.h"
+#include "../core/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- pools ---- */
+
+static uint32_t msg_new(wl_t *w)
+{
+    if (w->msg_free == ICN_NIL) {
+        uint32_t old = w->nmsg, cap = old ? 2 * old : 256;
+        w->msg = xrealloc(w->msg, cap * sizeof *w->msg);
+        for (uint32_t i = old; i < cap; i++) w->msg[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
+        w->msg_free = old;
+        w->nmsg = cap;
+    }
+    uint32_t m = w->msg_free;
+    w->msg_free = w->msg[m].next;
+    w->msg[m].next = ICN_NIL;
+    return m;
+}
+
+static void msg_del(wl_t *w, uint32_t m)
+{
+    w->msg[m].next = w->msg_free;
+    w->msg_free = m;
+}
+
+static uint32_t req_new(wl_t *w)
+{
+    if (w->req_free == ICN_NIL) {
+        uint32_t old = w->nreq, cap = old ? 2 * old : 256;
+        w->req = xrealloc(w->req, cap * sizeof *w->req);
+        for (uint32_t i = old; i < cap; i++) w->req[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
+        w->req_free = old;
+        w->nreq = cap;
+    }
+    uint32_t q = w->req_free;
+    w->req_free = w->req[q].next;
+    w->req[q].next = ICN_NIL;
+    return q;
+}
+
+/* Append x to the list (head, tail) of pool records linked by .next. */
+#define LIST_APPEND(pool, head, tail, x)                       \
+    do {                                                       \
+        if ((tail) == ICN_NIL) (head) = (x);                   \
+        else (pool)[tail].next = (x);                          \
+        (tail) = (x);                                          \
+    } while (0)
+
+static inline int matches(uint32_t want_src, uint32_t want_tag, uint32_t src, uint32_t tag)
+{
+    return (want_src == WL_ANY || want_src == src) && (want_tag == WL_ANY || want_tag == tag);
+}
+
+/* ---- progress ---- */
+
+static void advance(sim_t *s, uint32_t r);
+static void unlist(wl_t *w, wrank_t *k, uint32_t q);
+static void sweep_done(wl_t *w, wrank_t *k);
+
+static void block(sim_t *s, wrank_t *k, uint8_t state)
+{
+    k->state = state;
+    k->since = s->now;
+}
+
+static void unblock(sim_t *s, uint32_t r)
+{
+    wl_t *w = s->wl;
+    wrank_t *k = &w->rank[r];
+    k->comm += s->now - k->since;
+    k->state = RS_RUN;
+    advance(s, r);
+}
+
+/* The application can make no more progress: nothing computes, nothing is in
+ * flight, and some rank waits. */
+static void check_stuck(sim_t *s)
+{
+    wl_t *w = s->wl;
+    if (w->starting || w->computing || w->inflight || w->done == w->nranks) return;
+    w->stuck = 1;
+    if (s->end > s->now) s->end = s->now;
+}
+
+/* Message m (from rank src) arrives at rank r: complete the first matching
+ * posted receive, or keep it as unexpected. */
+static void arrive(sim_t *s, uint32_t r, uint32_t m)
+{
+    wl_t *w = s->wl;
+    wrank_t *k = &w->rank[r];
+    const wmsg_t *g = &w->msg[m];
+    for (uint32_t q = k->posted; q != ICN_NIL; q = w->req[q].next) {
+        wreq_t *rq = &w->req[q];
+        if (rq->done || !matches(rq->src, rq->tag, g->src, g->tag)) continue;
+        rq->done = 1;
+        w->rx_bytes += g->bytes;
+        msg_del(w, m);
+        if ((k->state == RS_RECV || k->state == RS_WAIT) && k->wait_req == q) {
+            if (k->state == RS_RECV) k->pending--;   /* a WAIT took its request off pending when it blocked */
+            unlist(w, k, q);
+            unblock(s, r);
+        } else {
+            k->pending--;
+            if (k->state == RS_WAITALL && !k->pending) { sweep_done(w, k); unblock(s, r); }
+        }
+        return;
+    }
+    w->msg[m].next = ICN_NIL;
+    LIST_APPEND(w->msg, k->ux_head, k->ux_tail, m);
+}
+
+/* Post a receive: an unexpected message may complete it at once. Returns
+ * the request (done or not). */
+static uint32_t post_recv(wl_t *w, uint32_t r, uint32_t src, uint32_t tag)
+{
+    wrank_t *k = &w->rank[r];
+    uint32_t q = req_new(w);
+    w->req[q] = (wreq_t){ src, tag, ICN_NIL, 0 };
+    for (uint32_t m = k->ux_head, prev = ICN_NIL; m != ICN_NIL; prev = m, m = w->msg[m].next) {
+        if (!matches(src, tag, w->msg[m].src, w->msg[m].tag)) continue;
+        if (prev == ICN_NIL) k->ux_head = w->msg[m].next;
+        else w->msg[prev].next = w->msg[m].next;
+        if (k->ux_tail == m) k->ux_tail = prev;
+        w->rx_bytes += w->msg[m].bytes;
+        msg_del(w, m);
+        w->req[q].done = 1;
+        break;
+    }
+    if (!w->req[q].done) k->pending++;
+    /* posted receives stay listed (in order) until waited for */
+    uint32_t *tail = &k->posted;
+    while (*tail != ICN_NIL) tail = &w->req[*tail].next;
+    *tail = q;
+    return q;
+}
+
+static void unlist(wl_t *w, wrank_t *k, uint32_t q)
+{
+    for (uint32_t *p = &k->posted; *p != ICN_NIL; p = &w->req[*p].next)
+        if (*p == q) { *p = w->req[q].next; break; }
+    w->req[q].next = w->req_free;
+    w->req_free = q;
+}
+
+/* Rank r sends bytes to rank `to`: a message of its node (or, to itself, an
+ * immediate delivery). */
+static void post_send(sim_t *s, uint32_t r, uint32_t to, uint32_t tag, uint64_t bytes, int blocking)
+{
+    wl_t *w = s->wl;
+    uint32_t m = msg_new(w);
+    w->msg[m] = (wmsg_t){ r, to, tag, ICN_NIL, bytes, (uint8_t)blocking };
+    w->sent_msgs++;
+    if (to == r) { arrive(s, to, m); return; }
+    uint32_t n = w->rank[r].node;
+    wnode_t *nd = &w->node[n];
+    LIST_APPEND(w->msg, nd->head, nd->tail, m);
+    w->inflight++;
+    if (s->nic[n].next_gen == SIMTIME_MAX) s->nic[n].next_gen = s->now;
+    sim_touch_nic(s, n);
+}
+
+static void advance(sim_t *s, uint32_t r)
+{
+    wl_t *w = s->wl;
+    wrank_t *k = &w->rank[r];
+    while (k->state == RS_RUN) {
+        wop_t op;
+        w->src->next(w->src_state, r, &op);
+        k->ops++;
+        switch (op.kind) {
+        case OP_COMPUTE:
+            k->compute += op.arg;
+            k->state = RS_COMPUTE;
+            w->computing++;
+            evq_push(&s->evq, s->now + op.arg, EV_WL_WAKE, r, 0);
+            return;
+        case OP_SEND:
+        case OP_ISEND:
+            if (op.peer >= w->nranks) die("workload: rank %u sends to rank %u of %u", r, op.peer, w->nranks);
+            if (op.kind == OP_SEND && op.peer != r) block(s, k, RS_SEND);
+            else if (op.peer != r) k->pending++;
+            post_send(s, r, op.peer, op.tag, op.arg, op.kind == OP_SEND);
+            break;
+        case OP_RECV: {
+            uint32_t q = post_recv(w, r, op.peer, op.tag);
+            if (w->req[q].done) unlist(w, k, q);
+            else { k->wait_req = q; k->wait_peer = op.peer; k->wait_tag = op.tag; block(s, k, RS_RECV); }
+            break;
+        }
+        case OP_IRECV:
+            post_recv(w, r, op.peer, op.tag);
+            break;
+        case OP_WAIT: {
+            uint32_t q = k->posted;
+            while (q != ICN_NIL && !(w->req[q].src == op.peer && w->req[q].tag == op.tag)) q = w->req[q].next;
+            if (q == ICN_NIL) die("workload: rank %u waits for a receive from %u tag %u it never posted", r, op.peer, op.tag);
+            if (w->req[q].done) unlist(w, k, q);
+            else { k->wait_req = q; k->wait_peer = op.peer; k->wait_tag = op.tag; k->pending--; block(s, k, RS_WAIT); }
+            break;
+        }
+        case OP_WAITALL:
+            if (k->pending) { k->wait_peer = k->wait_tag = WL_ANY; block(s, k, RS_WAITALL); }
+            else sweep_done(w, k);
+            break;
+        default:   /* OP_END */
+            k->state = RS_DONE;
+            k->finish = s->now;
+            if (++w->done == w->nranks) {
+                w->makespan = s->now;
+                if (s->end > s->now) s->end = s->now;   /* the run ends with the application */
+            }
+            return;
+        }
+        if (k->state == RS_RUN) continue;
+        check_stuck(s);   /* blocked: on a message in flight, a rank that computes, or nothing */
+        return;
+    }
+}
+
+/* Done requests of a rank that waited for all: drop them. */
+static void sweep_done(wl_t *w, wrank_t *k)
+{
+    for (uint32_t q = k->posted, nx; q != ICN_NIL; q = nx) {
+        nx = w->req[q].next;
+        if (w->req[q].done) unlist(w, k, q);
+    }
+}
+
+void wl_timer(sim_t *s, uint32_t r)
+{
+    wl_t *w = s->wl;
+    w->computing--;
+    w->rank[r].state = RS_RUN;
+    advance(s, r);
+}
+
+/* ---- NIC hooks ---- */
+
+static int wl_take(sim_t *s, uint32_t n)
+{
+    wl_t *w = s->wl;
+    wnode_t *nd = &w->node[n];
+    if (nd->rank == ICN_NIL) return 0;
+    nic_t *c = &s->nic[n];
+    uint32_t m = nd->head;
+    if (m == ICN_NIL) die("workload: node %u asked for a message it does not have", n);
+    nd->head = w->msg[m].next;
+    if (nd->head == ICN_NIL) nd->tail = ICN_NIL;
+    uint64_t bytes = w->msg[m].bytes ? w->msg[m].bytes : 1;   /* an empty message still sends a packet */
+    if (bytes > UINT32_MAX) die("workload: a message of %llu bytes (at most 4 GB)", (unsigned long long)bytes);
+    uint32_t npk = (uint32_t)((bytes + s->mtu - 1) / s->mtu);
+    c->msg_gen = s->now;
+    c->msg_dst = w->rank[w->msg[m].dst].node;
+    c->msg_left = (uint32_t)bytes;
+    c->msg_id = nic_msg_alloc(s, npk, s->now);
+    if (c->msg_id >= w->nmap) {
+        uint32_t old = w->nmap;
+        w->nmap = 2 * (c->msg_id + 1);
+        w->map = xrealloc(w->map, w->nmap * sizeof *w->map);
+        memset(w->map + old, 0xff, (w->nmap - old) * sizeof *w->map);
+    }
+    w->map[c->msg_id] = m;
+    w->gen_pkts += npk;
+    w->gen_bytes += bytes;
+    c->next_gen = nd->head != ICN_NIL ? s->now : SIMTIME_MAX;
+    return 1;
+}
+
+static uint32_t mapped(const wl_t *w, uint32_t id) { return id < w->nmap ? w->map[id] : ICN_NIL; }
+
+static void wl_msg_sent(sim_t *s, uint32_t n, uint32_t id)
+{
+    wl_t *w = s->wl;
+    uint32_t m = mapped(w, id);
+    if (m == ICN_NIL) return;   /* background traffic */
+    uint32_t r = w->msg[m].src;
+    wrank_t *k = &w->rank[r];
+    (void)n;
+    if (w->msg[m].blocking) { unblock(s, r); return; }
+    k->pending--;
+    if (k->state == RS_WAITALL && !k->pending) { sweep_done(w, k); unblock(s, r); }
+}
+
+static void wl_msg_done(sim_t *s, uint32_t id)
+{
+    wl_t *w = s->wl;
+    uint32_t m = mapped(w, id);
+    if (m == ICN_NIL) return;
+    w->map[id] = ICN_NIL;
+    w->inflight--;
+    arrive(s, w->msg[m].dst, m);
+    check_stuck(s);
+}
+
+void wl_start(sim_t *s)
+{
+    wl_t *w = s->wl;
+    s->hooks.take = wl_take;
+    s->hooks.msg_sent = wl_msg_sent;
+    s->hooks.msg_done = wl_msg_done;
+    for (uint32_t r = 0; r < w->nranks; r++) {
+        uint32_t n = w->rank[r].node;
+        s->nic[n].next_gen = SIMTIME_MAX;
+        s->nic[n].silent = 1;   /* no injection process: nic_count_generated skips it */
+    }
+    w->starting = 1;   /* a rank that blocks before the others have started is not stuck */
+    for (uint32_t r = 0; r < w->nranks; r++) advance(s, r);
+    w->starting = 0;
+    check_stuck(s);
+}
+
+int wl_finished(const sim_t *s) { return s->wl->done == s->wl->nranks; }
+int wl_stuck(const sim_t *s) { return (int)s->wl->stuck; }
+
+int wl_report_stuck(const sim_t *s, FILE *f)
+{
+    static const char *const what[] = { "runs", "computes", "sends (blocking) to", "receives from", "waits for a receive from",
+                                        "waits for all its requests", "finished" };
+    const wl_t *w = s->wl;
+    int n = 0;
+    for (uint32_t r = 0; r < w->nranks; r++) {
+        const wrank_t *k = &w->rank[r];
+        if (k->state == RS_DONE) continue;
+        if (n++ < 16) {
+            fprintf(f, "  rank %u (node %u) %s", r, k->node, what[k->state]);
+            if (k->state == RS_RECV || k->state == RS_WAIT) {
+                if (k->wait_peer == WL_ANY) fprintf(f, " any rank");
+                else fprintf(f, " rank %u", k->wait_peer);
+                if (k->wait_tag != WL_ANY) fprintf(f, " (tag %u)", k->wait_tag);
+            }
+            if (k->state == RS_WAITALL) fprintf(f, " (%u pending)", k->pending);
+            fprintf(f, " since t = %.3f us, after %llu operations\n", k->since / 1e6, (unsigned long long)k->ops);
+        }
+    }
+    if (n > 16) fprintf(f, "  ... and %d more ranks\n", n - 16);
+    return n;
+}

@@ -1,0 +1,49 @@
+/* The workload layer's state, shared by its files. */
+#ifndef ICN_WL_INTERNAL_H
+#define ICN_WL_INTERNAL_H
+#include "workload.h"
+
+enum { RS_RUN, RS_COMPUTE, RS_SEND, RS_RECV, RS_WAIT, RS_WAITALL, RS_DONE };
+
+typedef struct wmsg {          /* a message between ranks */
+    uint32_t src, dst, tag;
+    uint32_t next;             /* its node's send FIFO, or a rank's unexpected list, or the free list */
+    uint64_t bytes;
+    uint8_t blocking;          /* a blocking SEND: its rank waits for the last packet to leave */
+} wmsg_t;
+
+typedef struct wreq {          /* a posted receive */
+    uint32_t src, tag, next;
+    uint8_t done;
+} wreq_t;
+
+typedef struct wrank {
+    uint32_t node;
+    uint8_t state;             /* RS_* */
+    uint32_t pending;          /* ISENDs not yet sent and receives not yet completed, not being waited for one by one */
+    uint32_t posted;           /* receives posted and not yet waited for, in order */
+    uint32_t ux_head, ux_tail; /* messages that arrived before their receive */
+    uint32_t wait_req, wait_peer, wait_tag;
+    simtime_t since;           /* blocked since */
+    simtime_t comm, compute, finish;
+    uint64_t ops;
+} wrank_t;
+
+typedef struct wnode { uint32_t rank, head, tail; } wnode_t;   /* its rank (ICN_NIL: none) and send FIFO */
+
+typedef struct wl {
+    const wl_source_t *src;
+    void *src_state;
+    uint32_t nranks, done, computing, inflight, stuck, starting;
+    wrank_t *rank;
+    wnode_t *node;             /* [nnodes] */
+    wmsg_t *msg; uint32_t nmsg, msg_free;
+    wreq_t *req; uint32_t nreq, req_free;
+    uint32_t *map, nmap;       /* NIC message record -> message */
+    simtime_t makespan;
+    uint64_t sent_msgs, gen_pkts, gen_bytes, rx_bytes;
+} wl_t;
+
+void wl_start(sim_t *s);
+
+#endif

@@ -1,0 +1,175 @@
+/* Closed-loop workloads: analytic times (ping-pong, all-to-all on a
+ * crossbar), collectives that pair every send with a receive, a trace that
+ * cannot finish reported with its ranks, determinism, mixed workloads, bad
+ * input. */
+#include "test.h"
+#include "util.h"
+#include "../src/workload/internal.h"
+#include "../src/core/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* One 8-port switch, 100 Gbps, 20 ns links: a crossbar. */
+static const char *xbar =
+    "[time]\nwarmup = 0\nmeasure = 20ms\ninterval = 10us\n[topology]\ntype = rlft\nk = 4\nstages = 1\n"
+    "[link]\nbandwidth = 100Gbps\ndelay = 20ns\n[switch]\nbuffer = 64KB\n[nic]\nbuffer = 64KB\n";
+
+static double makespan_us(const char *ini, const char *const *sets, int want_rc)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, sets);
+    int rc = sim_run(&s);
+    CHECK(rc == want_rc, "status %d, want %d", rc, want_rc);
+    double m = wl_finished(&s) ? (double)wl_makespan(&s) / 1e6 : -1;
+    sim_free(&s);
+    cfg_free(&c);
+    return m;
+}
+
+TEST(workload_pingpong_time_is_analytic)
+{
+    /* one way: 2 links and the serialization of 4 KB (a single switch, no routing delay) */
+    const char *sets[] = { "workload.source=pingpong", "workload.bytes=4KB", "workload.iterations=10", NULL };
+    double one_way = 2 * 0.020 + 4096 * 8 / 100e3;   /* us */
+    CHECK_NEAR(makespan_us(xbar, sets, 0), 20 * one_way, 1e-6, "ping-pong makespan (us)");
+    /* with compute between iterations */
+    const char *c2[] = { "workload.source=pingpong", "workload.bytes=4KB", "workload.iterations=10", "workload.compute=1us", NULL };
+    CHECK_NEAR(makespan_us(xbar, c2, 0), 20 * one_way + 10 * 1.0, 1e-6, "ping-pong with compute (us)");
+}
+
+TEST(workload_alltoall_on_a_crossbar_meets_its_bound)
+{
+    /* pairwise exchange: P - 1 permutation steps, each a 256 KB message
+     * (64 packets) through a free crossbar: its serialization (the packets
+     * cut through back to back) plus the two links' delay */
+    const char *sets[] = { "workload.source=alltoall", "workload.bytes=256KB", NULL };
+    double step = 262144 * 8 / 100e3 + 2 * 0.020;
+    double m = makespan_us(xbar, sets, 0);
+    CHECK(m >= 7 * 262144 * 8 / 100e3, "below the bandwidth bound: %.3f us", m);
+    CHECK_NEAR(m, 7 * step, 1e-6, "all-to-all makespan (us)");
+}
+
+/* Every collective, for several P: each rank's ISEND to X with tag T has the
+ * matching IRECV at X from that rank with tag T, as many times. */
+TEST(workload_collectives_pair_every_send_with_a_receive)
+{
+    for (int coll = 0; coll < COLL__COUNT; coll++)
+        for (uint32_t P = 2; P <= 9; P++) {
+            uint32_t m[9];
+            for (uint32_t i = 0; i < P; i++) m[i] = (i * 7 + 3) % 11;   /* arbitrary distinct rank ids */
+            int64_t bal[11][11] = { { 0 } };
+            for (uint32_t me = 0; me < P; me++) {
+                wl_fifo_t q = { 0 };
+                wl_collective(&q, coll, m, P, me, P / 3, 4096, 5);
+                wop_t op;
+                while (wl_fifo_pop(&q, &op)) {
+                    if (op.kind == OP_ISEND) bal[m[me]][op.peer]++;
+                    if (op.kind == OP_IRECV) bal[op.peer][m[me]]--;
+                    CHECK(op.kind != OP_ISEND || op.peer != m[me], "coll %d P %u: a rank sends to itself", coll, P);
+                }
+                wl_fifo_free(&q);
+            }
+            int bad = 0;
+            for (int a = 0; a < 11; a++)
+                for (int b = 0; b < 11; b++) bad += bal[a][b] != 0;
+            CHECK(!bad, "collective %d with %u ranks: %d unmatched pairs", coll, P, bad);
+        }
+}
+
+TEST(workload_every_kernel_finishes_on_odd_rank_counts)
+{
+    const char *kern[] = { "pingpong", "alltoall", "allreduce", "allgather", "bcast", "barrier", "halo2d", "ptrans" };
+    for (size_t i = 0; i < sizeof kern / sizeof *kern; i++) {
+        char src[64];
+        snprintf(src, sizeof src, "workload.source=%s", kern[i]);
+        const char *sets[] = { src, "workload.ranks=6", "workload.bytes=8KB", "workload.iterations=3", NULL };
+        CHECK(makespan_us(xbar, sets, 0) > 0, "%s did not finish", kern[i]);
+    }
+}
+
+/* A trace that cannot finish: rank 0 waits for a message nobody sends. */
+static void *stuck_open(sim_t *s, cfg_t *c, uint32_t *n) { (void)s; (void)c; *n = 2; return xcalloc(2, sizeof(int)); }
+static void stuck_next(void *st, uint32_t r, wop_t *op)
+{
+    int *step = st;
+    if (r == 0 && step[0]++ == 0) *op = (wop_t){ OP_RECV, 1, 9, 100 };
+    else if (r == 1 && step[1]++ == 0) *op = (wop_t){ OP_SEND, 0, 8, 100 };   /* the wrong tag */
+    else *op = (wop_t){ OP_END, 0, 0, 0 };
+}
+static void stuck_close(void *st) { free(st); }
+static const wl_source_t stuck = { "stuck", "test", stuck_open, stuck_next, stuck_close };
+
+TEST(workload_unmatched_receive_is_reported_not_hung)
+{
+    const char *sets[] = { "workload.source=pingpong", "workload.ranks=2", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, xbar, sets);
+    /* swap in the test source before anything ran */
+    s.wl->src->close(s.wl->src_state);
+    s.wl->src = &stuck;
+    s.wl->src_state = stuck.open(&s, &c, &s.wl->nranks);
+    wl_t *w = s.wl;
+    for (uint32_t r = 0; r < w->nranks; r++) w->rank[r].state = RS_RUN;
+    /* restart the ranks on the new source: they had been advanced at set-up */
+    w->done = w->computing = w->inflight = 0;
+    for (uint32_t r = 0; r < w->nranks; r++) w->rank[r] = (wrank_t){ .node = r, .posted = ICN_NIL, .ux_head = ICN_NIL, .ux_tail = ICN_NIL };
+    for (uint32_t n = 0; n < s.nnodes; n++) w->node[n].head = w->node[n].tail = ICN_NIL;
+    wl_start(&s);
+    int rc = sim_run(&s);
+    CHECK(rc == 3, "status %d, want 3 (the workload cannot finish)", rc);
+    CHECK(w->stuck && s.now < 1000000, "not detected early: stuck %u at t = %.3f us", w->stuck, s.now / 1e6);
+    char buf[1024] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    CHECK(wl_report_stuck(&s, f) == 1, "one rank should be stuck");
+    fclose(f);
+    CHECK(strstr(buf, "rank 0") && strstr(buf, "receives from rank 1 (tag 9)"), "report: %s", buf);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+TEST(workload_replay_is_deterministic_and_mapping_matters)
+{
+    const char *ft = "[time]\nwarmup = 0\nmeasure = 20ms\n[topology]\ntype = rlft\nk = 4\nstages = 2\n";
+    const char *sets[] = { "workload.source=ptrans", "workload.grid=4x8", "workload.bytes=16KB", "workload.mapping=random",
+                           "workload.iterations=2", NULL };
+    double a = makespan_us(ft, sets, 0), b = makespan_us(ft, sets, 0);
+    CHECK(a > 0 && a == b, "two runs: %.6f and %.6f us", a, b);
+}
+
+/* Part 5: congestion from another job slows the application. */
+TEST(workload_background_hotspot_slows_the_application)
+{
+    const char *ft = "[time]\nwarmup = 0\nmeasure = 20ms\n[topology]\ntype = rlft\nk = 4\nstages = 2\n";
+    const char *alone[] = { "workload.source=alltoall", "workload.ranks=16", "workload.bytes=16KB", "workload.mapping=random", NULL };
+    const char *mixed[] = { "workload.source=alltoall", "workload.ranks=16", "workload.bytes=16KB", "workload.mapping=random",
+                            "load=0.9", "traffic.scenario=hotspot", "traffic.hs_fraction=0.5", NULL };
+    double a = makespan_us(ft, alone, 0), b = makespan_us(ft, mixed, 0);
+    CHECK(a > 0 && b > 1.2 * a, "alone %.2f us, with a hot-spot aggressor %.2f us", a, b);
+}
+
+TEST(workload_bad_input_names_the_key)
+{
+    static const struct { const char *args, *want; } cases[] = {
+        { "-s workload.source=bogus", "workload.source" },
+        { "-s workload.source=alltoall -s workload.ranks=9", "workload.ranks" },
+        { "-s workload.source=halo2d -s workload.grid=3x3", "workload.grid" },
+        { "-s workload.source=halo2d -s workload.grid=2by4", "workload.grid" },
+        { "-s workload.source=alltoall -s workload.grid=2x4", "workload.grid" },
+        { "-s workload.source=alltoall -s time.warmup=1us", "time.warmup" },
+        { "-s workload.source=alltoall -s workload.mapping=file -s workload.map_file=/nonexistent", "workload.map_file" },
+        { "-s workload.source=alltoall -s workload.mapping=spiral", "workload.mapping" },
+        { "-s workload.source=pingpong -s workload.ranks=1", "workload.ranks" },
+    };
+    char dir[128] = "", cmd[1024], out[4096];
+    test_tmpdir(dir, sizeof dir, "wl");
+    snprintf(cmd, sizeof cmd, "%s/x.ini", dir);
+    FILE *f = fopen(cmd, "w");
+    CHECK(f && fputs(xbar, f) >= 0 && fclose(f) == 0, "writing %s", cmd);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "./build/icnsim run %s/x.ini -q -o %s/out %s", dir, dir, cases[i].args);
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 2 && strstr(out, cases[i].want), "%s: exit %d, want 2 naming %s: %s", cases[i].args, rc, cases[i].want, out);
+    }
+}
