@@ -37,6 +37,15 @@ def write_doc(path, text):
     os.replace(path + ".tmp", path)
 
 
+def block(path, tag, text):
+    """Replace the text between <!-- tag:begin --> and <!-- tag:end --> in path."""
+    with open(path) as f:
+        doc = f.read()
+    a, b = "<!-- %s:begin -->\n" % tag, "<!-- %s:end -->" % tag
+    i, j = doc.index(a) + len(a), doc.index(b)
+    write_doc(path, doc[:i] + text + doc[j:])
+
+
 def main(doc, run, table):
     """The scripts' command line: run the sweeps (unless --table), then the table."""
     p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)

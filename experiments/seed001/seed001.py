@@ -12,7 +12,7 @@ loads of the three mechanisms.
   python3 experiments/seed001/seed001.py --table"""
 import csv, glob, os, shutil, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ibcc"))
-from common import ROOT, keep, write_doc, main
+from common import ROOT, block, keep, write_doc, main
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -170,15 +170,6 @@ def table():
         ["Command: `python3 experiments/seed001/seed001.py` (183 runs, about 2 min on 2 workers); tables in "
          "`docs/seed001-drb.md`, generated from `experiments/seed001/results/`.", "",
          "| claim (seed 001) | case | ours |", "|---|---|---|"] + claims) + "\n")
-
-
-def block(path, tag, text):
-    """Replace the text between <!-- tag:begin --> and <!-- tag:end --> in path."""
-    with open(path) as f:
-        doc = f.read()
-    a, b = "<!-- %s:begin -->\n" % tag, "<!-- %s:end -->" % tag
-    i, j = doc.index(a) + len(a), doc.index(b)
-    write_doc(path, doc[:i] + text + doc[j:])
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ throughput. Three seeds per point.
   python3 experiments/seed003/seed003.py --table"""
 import csv, glob, os, subprocess, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ibcc"))
-from common import ROOT, keep, write_doc, main
+from common import ROOT, block, keep, write_doc, main
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RES = os.path.join(HERE, "results")
@@ -128,8 +128,6 @@ def table():
     text = "\n".join(L) + "\n"
     write_doc(DOC, text)
     sys.stdout.write(text)
-    sys.path.insert(0, os.path.join(HERE, "..", "seed001"))
-    from seed001 import block
     block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed003", "\n".join(
         ["Command: `python3 experiments/seed003/seed003.py` (18 runs, under a minute); tables in "
          "`docs/seed003-prdrb.md`, generated from `experiments/seed003/results/`.", "",
