@@ -65,3 +65,10 @@ row "torus32x32-prdrb-0.1" $MSP -s multipath.scheme=pr-drb
 IB="experiments/seed001/torus.ini -s traffic.pattern=transpose -s load=0.3 -s time.measure=20ms"
 row "torus8x8-ib-path0-0.3" $IB
 row "torus8x8-drb-ib-0.3" $IB -s cc.mode=iba -s multipath.scheme=drb-ib
+# Closed-loop workload against open-loop traffic on the same 432-node fat-tree:
+# the ratio of the Mhops/s columns is the engine's cost per packet-hop.
+row "rlft432-uniform-0.5-open-loop" experiments/seed000/base-432.ini -s load=0.5 -s time.warmup=0 -s time.measure=2ms
+row "rlft432-alltoall-closed-loop" experiments/seed000/base-432.ini -s time.warmup=0 -s time.measure=100ms \
+    -s workload.source=alltoall -s workload.bytes=16KB -s workload.iterations=2
+row "rlft432-ptrans-closed-loop" experiments/seed000/base-432.ini -s time.warmup=0 -s time.measure=100ms \
+    -s workload.source=ptrans -s workload.bytes=64KB -s workload.iterations=5 -s workload.compute=20us
