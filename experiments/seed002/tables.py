@@ -248,6 +248,31 @@ def compare(old, new, nodes_old, nodes_new):
     return "\n".join(summ + [""] + md)
 
 
+def check_sample(args, path, n):
+    """Re-run n cells of the raw CSV at path and compare them with it."""
+    cells = [r for r in csv.DictReader(open(path)) if not r["build"].endswith("-rounded")]
+    if not cells:
+        print("%s: no unrounded cell to check" % path, file=sys.stderr)
+        return 1
+    pick = [cells[i * len(cells) // n] for i in range(min(n, len(cells)))]
+    bad = 0
+    for r in pick:
+        nodes, voq = int(r["nodes"]), int(r["voq"])
+        base = os.path.join(HERE, "base-11664.ini" if nodes == 11664 else "base-432.ini")
+        out = os.path.join(ROOT, "results", "seed002-sample", "%s-%s" % (voq, r["scheme"]), "%s-%s" % (
+            r["routing"].replace("/", "_"), r["scenario"]))
+        cmd = [args.bin, "run", base, "-q", "-o", out, "-s", "output.plots=no"]
+        for k, v in common_sets(args, r["scheme"], voq) + [("traffic.scenario", r["scenario"]), ("routing.algorithm", r["routing"])]:
+            cmd += ["-s", "%s=%s" % (k, v)]
+        subprocess.run(cmd, check=True)
+        got = "%.2f" % (100 * float(next(csv.DictReader(open(os.path.join(out, "summary.csv"))))["accepted"]))
+        ok = got == r["throughput"]
+        bad += not ok
+        print("%s  %s voq %d %s %s %s: kept %s, now %s" % ("ok  " if ok else "DIFF", r["nodes"], voq, r["scheme"], r["routing"],
+                                                          r["scenario"], r["throughput"], got))
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--nodes", type=int, default=432, choices=(432, 11664))
@@ -266,7 +291,11 @@ def main():
     ap.add_argument("--measure", default="200us", help="measurement window after the 1 ms warm-up")
     ap.add_argument("--bin", default=DEFAULT_BIN, help="icnsim binary to run")
     ap.add_argument("--build", help="build id for the raw CSV (default: this tree's commit)")
+    ap.add_argument("--check-sample", nargs=2, metavar=("CSV", "N"), help="re-run N cells of a raw CSV (spread over it, "
+                    "unrounded values only) and exit 1 if one differs from its kept value")
     args = ap.parse_args()
+    if args.check_sample:
+        sys.exit(check_sample(args, args.check_sample[0], int(args.check_sample[1])))
     if args.from_raw:
         vals, nodes = read_raw(args.from_raw)
         label = "/".join(str(n) for n in sorted(nodes))
