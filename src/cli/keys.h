@@ -125,6 +125,7 @@
  X(WL_BYTES, "workload.bytes", KT_BYTES, "64KB", 0, 4e9, "Workload kernels: the size of the kernel's data (see each kernel in --list): a message, a vector, a block.") \
  X(WL_ITER, "workload.iterations", KT_INT, "1", 1, 1e9, "Workload kernels: iterations, each a compute phase (workload.compute) then the kernel's communication.") \
  X(WL_COMPUTE, "workload.compute", KT_TIME, "0", 0, 1e15, "Workload kernels: compute time before each iteration's communication (0 = none).") \
+ X(WL_TRACE, "workload.trace", KT_STR, "", 0, 0, "workload.source = dimemas: the Dimemas .dim trace to replay (tasks become ranks 0..T-1; docs/WORKLOADS.md gives the records read).") \
  X(WL_GRID, "workload.grid", KT_STR, "", 0, 0, "Workload kernels halo2d and ptrans: the process grid PxQ (P x Q = ranks; default: the most square factorization).") \
  X(OUT_DIR, "output.dir", KT_STR, "", 0, 0, "Results directory (default results/<config name>).") \
  X(OUT_TIMESERIES, "output.timeseries", KT_BOOL, "true", 0, 0, "Write timeseries.csv.") \

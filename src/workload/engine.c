@@ -219,6 +219,7 @@ static void advance(sim_t *s, uint32_t r)
                 w->makespan = s->now;
                 if (s->end > s->now) s->end = s->now;   /* the run ends with the application */
             }
+            check_stuck(s);   /* the others may wait for it in vain */
             return;
         }
         if (k->state == RS_RUN) continue;

@@ -8,10 +8,10 @@
 #include <string.h>
 
 extern const wl_source_t wl_source_pingpong, wl_source_alltoall, wl_source_allreduce, wl_source_allgather,
-    wl_source_bcast, wl_source_barrier, wl_source_halo2d, wl_source_ptrans;
+    wl_source_bcast, wl_source_barrier, wl_source_halo2d, wl_source_ptrans, wl_source_dimemas;
 static const wl_source_t *const sources[] = { &wl_source_pingpong, &wl_source_alltoall, &wl_source_allreduce,
                                               &wl_source_allgather, &wl_source_bcast, &wl_source_barrier,
-                                              &wl_source_halo2d, &wl_source_ptrans, NULL };
+                                              &wl_source_halo2d, &wl_source_ptrans, &wl_source_dimemas, NULL };
 
 void wl_list(FILE *f)
 {
@@ -89,12 +89,13 @@ void wl_setup(sim_t *s, cfg_t *c)
     if (!n) n = s->nnodes;
     if (n > s->nnodes) cfg_fail(c, K_WL_RANKS, "%u ranks on %u nodes: one rank per node", n, s->nnodes);
     w->nranks = n;
+    w->src_state = src->open(s, c, &w->nranks);   /* a trace says how many ranks it has */
+    n = w->nranks;
     w->rank = xcalloc(n, sizeof *w->rank);
     w->node = xmalloc(s->nnodes * sizeof *w->node);
     for (uint32_t i = 0; i < s->nnodes; i++) w->node[i] = (wnode_t){ ICN_NIL, ICN_NIL, ICN_NIL };
     for (uint32_t r = 0; r < n; r++) w->rank[r].posted = w->rank[r].ux_head = w->rank[r].ux_tail = ICN_NIL;
     map_ranks(s, c, w);
-    w->src_state = src->open(s, c, &w->nranks);
 }
 
 void wl_free(sim_t *s)

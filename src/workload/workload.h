@@ -69,6 +69,12 @@ enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_ALLTOALL, COL
 void wl_collective(wl_fifo_t *q, int coll, const uint32_t *members, uint32_t P, uint32_t me, uint32_t root,
                    uint64_t bytes, uint32_t tag);
 
+/* The Dimemas reader (src/workload/dimemas.c), also usable alone. */
+void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t errlen);
+void dimemas_next(void *st, uint32_t rank, wop_t *op);
+void dimemas_close(void *st);
+uint64_t dimemas_runs(const void *st);   /* byte ranges kept: the reader's memory */
+
 /* Set-up (s->wl stays NULL without workload.source) and the rest. */
 int wl_wanted(cfg_t *c);
 void wl_setup(sim_t *s, cfg_t *c);

@@ -1,0 +1,330 @@
+/* Dimemas trace replay (workload.source = dimemas, workload.trace = FILE).
+ *
+ * The .dim text format (BSC's Dimemas; prv2dim writes it), one record per
+ * line, fields separated by ':':
+ *   #DIMEMAS...                              header (the task count is read from its "N(" group if any)
+ *   d:1:comm:n:t1:t2:...                     communicator `comm` of n tasks
+ *   0:task:thread                            no operation
+ *   1:task:thread:seconds                    CPU burst                      -> OP_COMPUTE
+ *   2:task:thread:dst:dthr:bytes:tag:comm:mode   send (mode 0 standard, 1 blocking: OP_SEND;
+ *                                                     2 immediate, 3 immediate ready: OP_ISEND)
+ *   3:task:thread:src:sthr:bytes:tag:comm:mode   receive (mode 0: OP_RECV, 1 immediate: OP_IRECV,
+ *                                                     2 wait for the immediate one: OP_WAIT)
+ *   10:task:thread:op:comm:root:rthr:sendbytes:recvbytes[:...]  collective (below)
+ *   20:task:thread:type:value[:...]          event (ignored)
+ *   s:...                                    offset table (ignored)
+ * Tasks are numbered from 0; one thread per task (thread 0 or 1).
+ *
+ * Collectives, by Dimemas' global-operation ids, become the point-to-point
+ * steps of wl_collective among the communicator's tasks (comm 0 or an
+ * undefined comm 1 = every task), with tags from 1 << 30 on so they never
+ * match the application's: 0 barrier; 1 bcast; 2, 3 gather(v) and 10
+ * reduce -> binomial reduce to the root; 4, 5 scatter(v) -> binomial bcast
+ * from the root; 6, 7 allgather(v) -> ring allgather; 8, 9 alltoall(v) ->
+ * pairwise exchange; 11 allreduce, 12 reduce_scatter, 13 scan -> ring
+ * allreduce. Sizes: the larger of the send and receive sizes, as the
+ * collective's total. Other ids are an error naming the line.
+ *
+ * Streaming: a first pass records, for every task, the byte ranges of the
+ * file that hold its records (one range per run of consecutive lines of that
+ * task, so one per task when the trace is grouped by task), and reads the
+ * communicators. Then each rank reads its next record on demand from its own
+ * position: memory follows tasks and runs, not the trace length. */
+#include "workload.h"
+#include "../core/util.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct run { off_t start, end; } run_t;
+
+typedef struct dtask {
+    run_t *run;
+    uint32_t nrun, cap, cur;   /* runs, and the one being read */
+    off_t pos;                 /* next byte to read in run cur */
+    uint32_t colls;            /* collectives met: their instance number */
+    wl_fifo_t q;               /* expanded collective steps still to give */
+} dtask_t;
+
+typedef struct comm { uint32_t id, n, *t; } comm_t;
+
+typedef struct dim {
+    FILE *f;
+    char *path;
+    uint32_t ntasks;
+    dtask_t *task;
+    uint32_t ntask_alloc;      /* records in task (ntasks once the trace is read) */
+    comm_t *comm;
+    uint32_t ncomm;
+    uint32_t *all;             /* 0 .. ntasks - 1 */
+    char err[512];
+} dim_t;
+
+#define MAXF 64
+
+/* Split line into ':'-separated fields (in place); returns their number. */
+static int fields(char *line, char **f)
+{
+    int n = 0;
+    line[strcspn(line, "\r\n")] = 0;
+    for (char *p = line; n < MAXF;) {
+        f[n++] = p;
+        p = strchr(p, ':');
+        if (!p) break;
+        *p++ = 0;
+    }
+    return n;
+}
+
+static int num(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (end == s || *end || errno || *s == '-') return 0;
+    *v = x;
+    return 1;
+}
+
+/* A record's numbers: type, task, thread, then the type's fields. */
+typedef struct rec { uint64_t type, task, thr, v[6]; double sec; } rec_t;
+
+/* Parse and check the fields of a task record; NULL if valid, else why not. */
+static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
+{
+    if (n < 3 || !num(f[0], &x->type) || !num(f[1], &x->task) || !num(f[2], &x->thr))
+        return "want a record type, a task and a thread (type:task:thread:...)";
+    uint64_t t = x->type;
+    if (t != 0 && t != 1 && t != 2 && t != 3 && t != 10 && t != 20)
+        return "unknown record type (0, 1, 2, 3, 10, 20, d, s or # expected)";
+    if (x->thr > 1) return "a thread other than 0 or 1: one thread per task is replayed";
+    if (x->task > 4000000 || (ntasks && x->task >= ntasks)) return "task id out of range";
+    int want = t == 1 ? 4 : t == 2 || t == 3 || t == 10 ? 9 : 3;
+    if (n < want) return "too few fields for its type";
+    if (t == 1) {
+        char *end;
+        x->sec = strtod(f[3], &end);
+        if (end == f[3] || *end || !(x->sec >= 0) || x->sec > 1e6) return "a CPU burst must be 0 to 1e6 seconds";
+        return NULL;
+    }
+    if (t == 0 || t == 20) return NULL;
+    for (int i = 3; i < want; i++)
+        if (!num(f[i], &x->v[i - 3])) return "a field is not a non-negative integer";
+    if (t == 10) return x->v[0] < 14 ? NULL : "an unsupported collective (global operation ids 0-13 are replayed)";
+    if (ntasks && x->v[0] >= ntasks) return "the peer task is beyond the trace's tasks";
+    if (x->v[3] >= 1u << 30) return "a tag of 2^30 or more (kept for collectives)";
+    if (x->v[5] > (t == 2 ? 3u : 2u)) return "unknown mode";
+    return NULL;
+}
+
+static int fail(dim_t *d, uint64_t line, const char *what)
+{
+    snprintf(d->err, sizeof d->err, "%s:%llu: %s", d->path, (unsigned long long)line, what);
+    return 0;
+}
+
+static void run_add(dtask_t *t, off_t a, off_t b)
+{
+    if (t->nrun && t->run[t->nrun - 1].end == a) { t->run[t->nrun - 1].end = b; return; }
+    if (t->nrun == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 4;
+        t->run = xrealloc(t->run, t->cap * sizeof *t->run);
+    }
+    t->run[t->nrun++] = (run_t){ a, b };
+}
+
+/* First pass: header, communicators, and every task's runs of records. */
+static int scan(dim_t *d)
+{
+    char line[4096], *f[MAXF];
+    uint64_t ln = 0;
+    off_t at = 0;
+    uint32_t maxtask = 0, cap = 0;
+    int seen = 0;
+    while (fgets(line, sizeof line, d->f)) {
+        ln++;
+        off_t next = ftello(d->f);
+        if (!strchr(line, '\n') && !feof(d->f)) return fail(d, ln, "line longer than 4095 characters");
+        if (line[0] == '#' || line[0] == '\n' || line[0] == 's' || line[0] == '"') {
+            const char *g = line[0] == '#' ? strchr(line, '(') : NULL;
+            if (g && !d->ntasks) {   /* "...:N(...)": N tasks */
+                const char *p = g;
+                while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
+                d->ntasks = (uint32_t)strtoul(p, NULL, 10);
+            }
+            at = next;
+            continue;
+        }
+        int n = fields(line, f);
+        if (!strcmp(f[0], "d")) {   /* d:1:comm:n:list */
+            uint64_t id, cnt, x;
+            if (n < 4 || !num(f[2], &id) || !num(f[3], &cnt) || (uint64_t)n != 4 + cnt || !cnt)
+                return fail(d, ln, "want d:1:comm:n followed by n task ids");
+            d->comm = xrealloc(d->comm, (d->ncomm + 1) * sizeof *d->comm);
+            comm_t *c = &d->comm[d->ncomm++];
+            c->id = (uint32_t)id, c->n = (uint32_t)cnt, c->t = xmalloc(cnt * sizeof *c->t);
+            for (uint64_t i = 0; i < cnt; i++) {
+                if (!num(f[4 + i], &x) || x > 4000000) return fail(d, ln, "a communicator member is not a task id");
+                c->t[i] = (uint32_t)x;
+            }
+            at = next;
+            continue;
+        }
+        rec_t x;
+        const char *why = parse(f, n, d->ntasks, &x);
+        if (why) return fail(d, ln, why);
+        uint64_t task = x.task;
+        if (task >= cap) {
+            uint32_t nc = (uint32_t)task + 1 > 2 * cap ? (uint32_t)task + 1 : 2 * cap;
+            d->task = xrealloc(d->task, nc * sizeof *d->task);
+            memset(d->task + cap, 0, (nc - cap) * sizeof *d->task);
+            cap = d->ntask_alloc = nc;
+        }
+        if (task + 1 > maxtask) maxtask = (uint32_t)task + 1;
+        run_add(&d->task[task], at, next);
+        seen = 1;
+        at = next;
+    }
+    if (ferror(d->f)) return fail(d, ln, strerror(errno));
+    if (!seen) return fail(d, ln, "no records");
+    if (d->ntasks && maxtask > d->ntasks) return fail(d, ln, "a task id beyond the header's task count");
+    if (!d->ntasks) d->ntasks = maxtask;
+    if (cap < d->ntasks) {
+        d->task = xrealloc(d->task, d->ntasks * sizeof *d->task);
+        memset(d->task + cap, 0, (d->ntasks - cap) * sizeof *d->task);
+        d->ntask_alloc = d->ntasks;
+    }
+    for (uint32_t i = 0; i < d->ncomm; i++)
+        for (uint32_t k = 0; k < d->comm[i].n; k++)
+            if (d->comm[i].t[k] >= d->ntasks) return fail(d, ln, "a communicator names a task beyond the trace's");
+    for (uint32_t t = 0; t < d->ntasks; t++) d->task[t].pos = d->task[t].nrun ? d->task[t].run[0].start : 0;
+    return 1;
+}
+
+static void dim_free(dim_t *d)
+{
+    if (d->f) fclose(d->f);
+    for (uint32_t t = 0; t < d->ntask_alloc; t++) { free(d->task[t].run); wl_fifo_free(&d->task[t].q); }
+    for (uint32_t i = 0; i < d->ncomm; i++) free(d->comm[i].t);
+    free(d->task); free(d->comm); free(d->all); free(d->path); free(d);
+}
+
+void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t errlen)
+{
+    dim_t *d = xcalloc(1, sizeof *d);
+    d->path = xstrdup(path);
+    d->f = fopen(path, "r");
+    if (!d->f) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        dim_free(d);
+        return NULL;
+    }
+    if (!scan(d)) {
+        snprintf(err, errlen, "%s", d->err);
+        dim_free(d);
+        return NULL;
+    }
+    d->all = xmalloc(d->ntasks * sizeof *d->all);
+    for (uint32_t t = 0; t < d->ntasks; t++) d->all[t] = t;
+    *nranks = d->ntasks;
+    return d;
+}
+
+static _Noreturn void bad(dim_t *d, const char *line, const char *what)
+{
+    die("%s: %s in record '%s'", d->path, what, line);
+}
+
+static const int coll_of[14] = { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_REDUCE, COLL_BCAST, COLL_BCAST,
+                                 COLL_ALLGATHER, COLL_ALLGATHER, COLL_ALLTOALL, COLL_ALLTOALL, COLL_REDUCE,
+                                 COLL_ALLREDUCE, COLL_ALLREDUCE, COLL_ALLREDUCE };
+
+/* One record of task r into op; 0 if it gives no operation (noop, event).
+ * The first pass checked its syntax; what depends on communicators is
+ * checked here. */
+static int record(dim_t *d, uint32_t r, char *line, wop_t *op)
+{
+    char copy[256], *f[MAXF];
+    snprintf(copy, sizeof copy, "%s", line);
+    copy[strcspn(copy, "\r\n")] = 0;
+    rec_t x;
+    const char *why = parse(f, fields(line, f), d->ntasks, &x);
+    if (why) bad(d, copy, why);   /* only what the first pass could not know: a peer beyond a header-less trace */
+    const uint64_t *v = x.v;
+    switch (x.type) {
+    case 1: *op = (wop_t){ OP_COMPUTE, 0, 0, (uint64_t)llround(x.sec * 1e12) }; return 1;
+    case 2: *op = (wop_t){ (uint8_t)(v[5] <= 1 ? OP_SEND : OP_ISEND), (uint32_t)v[0], (uint32_t)v[3], v[2] }; return 1;
+    case 3: *op = (wop_t){ (uint8_t)(v[5] == 0 ? OP_RECV : v[5] == 1 ? OP_IRECV : OP_WAIT), (uint32_t)v[0], (uint32_t)v[3], v[2] }; return 1;
+    case 10: break;
+    default: return 0;   /* noop, event */
+    }
+    /* 10: op, comm, root, rthr, sendsize, recvsize */
+    const uint32_t *m = d->all;
+    uint32_t P = d->ntasks, me = r, root = (uint32_t)v[2];
+    for (uint32_t i = 0; i < d->ncomm; i++)
+        if (d->comm[i].id == v[1]) { m = d->comm[i].t; P = d->comm[i].n; }
+    if (m != d->all) {
+        me = P;
+        for (uint32_t i = 0; i < P; i++) if (m[i] == r) me = i;
+        if (me == P) bad(d, copy, "the task is not in the collective's communicator");
+        uint32_t rp = P;
+        for (uint32_t i = 0; i < P; i++) if (m[i] == root) rp = i;
+        root = rp;
+    } else if (v[1] > 1) {
+        bad(d, copy, "an undefined communicator");
+    }
+    if (root >= P) bad(d, copy, "the root is not in the communicator");
+    dtask_t *t = &d->task[r];
+    uint32_t tag = (1u << 30) + (t->colls++ & ((1u << 30) - 1));
+    wl_collective(&t->q, coll_of[v[0]], m, P, me, root, v[4] > v[5] ? v[4] : v[5], tag);
+    if (!wl_fifo_pop(&t->q, op)) return 0;   /* a collective of one task */
+    return 1;
+}
+
+void dimemas_next(void *st, uint32_t r, wop_t *op)
+{
+    dim_t *d = st;
+    dtask_t *t = &d->task[r];
+    char line[4096];
+    if (wl_fifo_pop(&t->q, op)) return;
+    for (;;) {
+        while (t->cur < t->nrun && t->pos >= t->run[t->cur].end)
+            if (++t->cur < t->nrun) t->pos = t->run[t->cur].start;
+        if (t->cur >= t->nrun) { *op = (wop_t){ OP_END, 0, 0, 0 }; return; }
+        if (fseeko(d->f, t->pos, SEEK_SET) || !fgets(line, sizeof line, d->f)) die("%s: cannot read back the trace", d->path);
+        t->pos = ftello(d->f);
+        if (line[0] == '#' || line[0] == '\n' || line[0] == 'd' || line[0] == 's' || line[0] == '"') continue;
+        if (record(d, r, line, op)) return;
+    }
+}
+
+void dimemas_close(void *st) { dim_free(st); }
+
+uint64_t dimemas_runs(const void *st)
+{
+    const dim_t *d = st;
+    uint64_t n = 0;
+    for (uint32_t t = 0; t < d->ntasks; t++) n += d->task[t].nrun;
+    return n;
+}
+
+static void *open_dimemas(sim_t *s, cfg_t *c, uint32_t *nranks)
+{
+    char err[600];
+    uint32_t n = 0;
+    const char *path = cfg_str(c, K_WL_TRACE);
+    if (!*path) cfg_fail(c, K_WL_TRACE, "workload.source = dimemas needs the trace file");
+    void *d = dimemas_open_file(path, &n, err, sizeof err);
+    if (!d) cfg_fail(c, K_WL_TRACE, "%s", err);
+    if (n > *nranks) {
+        dim_free(d);
+        cfg_fail(c, K_WL_RANKS, "the trace has %u tasks; workload.ranks is %u (0: one per node)", n, *nranks);
+    }
+    *nranks = n;
+    (void)s;
+    return d;
+}
+
+const wl_source_t wl_source_dimemas = { "dimemas", "replay a Dimemas .dim trace (workload.trace): bursts, point-to-point, collectives",
+                                        open_dimemas, dimemas_next, dimemas_close };
