@@ -154,3 +154,36 @@ TEST(traffic_hs_region_receives_the_hot_load)
     sim_free(&s);
     cfg_free(&c);
 }
+
+/* Moving hot-spots: within a period every source sends to its hot-spot of
+ * that period; the next period moves them to other nodes, never a source. */
+TEST(traffic_moving_hotspots_move_every_period)
+{
+    const char *ini = "[time]\nwarmup = 0\nmeasure = 100us\n[topology]\ntype = rlft\nk = 4\nstages = 2\n";
+    const char *sets[] = { "traffic.scenario=hotspot", "traffic.hs_fraction=0.25", "traffic.hs_count=2",
+                           "traffic.hs_nodes=0 5000", "traffic.hs_period=10us", "traffic.hs_start=5us", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, sets);
+    uint32_t src[2] = { ICN_NIL, ICN_NIL };
+    for (uint32_t n = 0; n < s.nnodes; n++)
+        if (s.nic[n].hot >= 0 && src[s.nic[n].hot] == ICN_NIL) src[s.nic[n].hot] = n;
+    CHECK(src[0] != ICN_NIL && src[1] != ICN_NIL, "no sources with roles");
+    rng_t r;
+    rng_seed(&r, 1, 1, 1);
+    uint32_t seen[10][2], moves = 0;
+    for (int e = 0; e < 10; e++)
+        for (int k = 0; k < 2; k++) {
+            simtime_t t = 5000000 + (simtime_t)e * 10000000;
+            uint32_t a = s.scenario->dst(&s, src[k], t, &r), b = s.scenario->dst(&s, src[k], t + 9999999, &r);
+            CHECK(a == b, "the hot-spot moved within period %d", e);
+            CHECK(a < s.nnodes && s.nic[a].hot < 0, "period %d: hot-spot %u is a source", e, a);
+            seen[e][k] = a;
+            if (e && a != seen[e - 1][k]) moves++;
+        }
+    CHECK(seen[0][0] != seen[0][1], "two sources of different roles share a hot-spot");
+    CHECK(moves >= 16, "the hot-spots moved %u times in 9 periods x 2", moves);
+    CHECK(s.scenario->dst(&s, src[0], 4000000, &r) == ICN_NIL, "a role before traffic.hs_start");
+    sim_free(&s);
+    cfg_free(&c);
+}

@@ -80,6 +80,7 @@
  X(TR_HS_COUNT, "traffic.hs_count", KT_INT, "1", 1, 1e6, "Scenario hotspot only: number of hot-spot destinations.") \
  X(TR_HS_NODES, "traffic.hs_nodes", KT_LIST, "600 3400 5200 9500", 0, 0, "Hot-spot node ids as given for an 11664-node network; for N nodes each id i maps to floor(i * N / 11664). Space separated.") \
  X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot sources (hotspot, hs-region, ihs and the presets) start sending to their hot destinations; before it they follow the pattern.") \
+ X(TR_HS_PERIOD, "traffic.hs_period", KT_TIME, "0", 0, 1e18, "Scenarios hotspot, hs10-1, hs25-1, hs10-4, hs25-4: the hot-spots move every period from traffic.hs_start on, to the next traffic.hs_count nodes of a random order (drawn from the seed) of the nodes that are not sources; the sources follow (Gran et al.'s moving hot-spots). 0 = they never move.") \
  X(TR_HS_END, "traffic.hs_end", KT_TIME, "0", 0, 1e18, "Time they go back to the pattern; 0 = never.") \
  X(TR_HS_REGION, "traffic.hs_region", KT_LIST, "", 0, 0, "Scenario hs-region: the box of router coordinates at the heart of the hot-spot region, one entry per dimension, each a coordinate or an inclusive range lo-hi (3 3: router (3,3); 2-5 0-1: a 4x2 rectangle). Default: the central router (k_d / 2 in every dimension).") \
  X(TR_HS_RADIUS, "traffic.hs_radius", KT_INT, "1", 0, 1000, "Scenario hs-region: the region is every router within this many hops of the box (round the rings in a torus): 1 adds the neighbours, 0 is the box alone.") \

@@ -12,7 +12,11 @@
  * Hot-spot ids are given for 11664 nodes (traffic.hs_nodes, default 600 3400
  * 5200 9500) and scaled to N as floor(id * N / 11664). Roles apply between
  * traffic.hs_start and traffic.hs_end. The window and the choice of sources
- * are shared with hs-region (region.c) through hotspot.h. */
+ * are shared with hs-region (region.c) through hotspot.h.
+ * Moving hot-spots (Gran et al.): with traffic.hs_period, every period from
+ * traffic.hs_start on the hot-spots move to the next traffic.hs_count nodes of
+ * a fixed random order (drawn from the run's seed) of the nodes that are not
+ * sources; the sources follow them. */
 #include "hotspot.h"
 #include "../topo/fattree.h"
 #include "../core/util.h"
@@ -24,6 +28,9 @@ typedef struct hs {
     uint32_t count;
     uint32_t hot[64];          /* hot-spot nodes; for ihs: unused */
     uint32_t K, groups;        /* ihs: arity and number of stage-2 groups */
+    simtime_t period;          /* moving hot-spots: the hot set changes every period (0: never) */
+    uint32_t ncand;            /* moving: the nodes hot-spots move through, in order */
+    uint32_t cand[];
 } hs_t;
 
 hs_window_t hs_window(cfg_t *c)
@@ -103,6 +110,21 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
     hs_exclude_idle(s, &h->win, taken);
     hs_pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);
     free(taken);
+    simtime_t period = cfg_u64(c, K_TR_HS_PERIOD);
+    if (!period) return;
+    /* the nodes hot-spots move through: every node that is not a source, shuffled */
+    h = s->scenario_data = xrealloc(h, sizeof *h + s->nnodes * sizeof *h->cand);
+    h->period = period;
+    h->ncand = 0;
+    for (uint32_t n = 0; n < s->nnodes; n++) if (s->nic[n].hot < 0) h->cand[h->ncand++] = n;
+    if (h->ncand < count) cfg_fail(c, K_TR_HS_PERIOD, "fewer nodes than hot-spots are left to move through");
+    rng_t r;
+    rng_seed(&r, s->seed, RNG_SETUP, 3);
+    for (uint32_t i = h->ncand; i > 1; i--) {
+        uint32_t k = (uint32_t)rng_below(&r, i), t = h->cand[i - 1];
+        h->cand[i - 1] = h->cand[k];
+        h->cand[k] = t;
+    }
 }
 
 static void setup_hotspot(sim_t *s, cfg_t *c)
@@ -133,7 +155,9 @@ static uint32_t dst_hotspot(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
     (void)r;
     const hs_t *h = s->scenario_data;
     if (!hs_active(&h->win, t)) return ICN_NIL;
-    return h->hot[s->nic[src].hot];
+    if (!h->period) return h->hot[s->nic[src].hot];
+    uint64_t e = (t - h->win.start) / h->period;   /* the hot set of this period */
+    return h->cand[(e * h->count + (uint64_t)s->nic[src].hot) % h->ncand];
 }
 
 /* ---- intermediate hot-spots ---- */
