@@ -31,4 +31,17 @@ uint64_t hash_bytes(const void *p, size_t n, uint64_t h);
 /* Exit codes promised to users. */
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_CONFIG = 2, EXIT_DEADLOCK = 3 };
 
+/* Make sure free list `freel` of pool arr (cap records of type T, chained
+ * through .next) is not empty: double the pool if it is. */
+#define POOL_RESERVE(arr, cap, freel, T)                                                   \
+    do {                                                                                  \
+        if (freel == ICN_NIL) {                                                           \
+            uint32_t old_ = cap, nc_ = old_ ? 2 * old_ : 256;                             \
+            arr = xrealloc(arr, (size_t)nc_ * sizeof(T));                                 \
+            for (uint32_t k_ = old_; k_ < nc_; k_++) arr[k_].next = k_ + 1 < nc_ ? k_ + 1 : ICN_NIL; \
+            freel = old_;                                                                 \
+            cap = nc_;                                                                    \
+        }                                                                                 \
+    } while (0)
+
 #endif

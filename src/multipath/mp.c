@@ -115,7 +115,7 @@ void mp_pair_maybe_free(sim_t *s, uint32_t i)
 
 uint32_t mp_cset_alloc(mp_t *m)
 {
-    POOL_ALLOC(m->cs, m->ncs, m->cs_free, cset_t);
+    POOL_RESERVE(m->cs, m->ncs, m->cs_free, cset_t);
     uint32_t c = m->cs_free;
     m->cs_free = m->cs[c].next;
     m->cs[c].n = 0;
@@ -130,7 +130,7 @@ void mp_cset_free(mp_t *m, uint32_t c)
 
 static uint32_t ack_alloc(mp_t *m)
 {
-    POOL_ALLOC(m->ack, m->nack, m->ack_free, ackrec_t);
+    POOL_RESERVE(m->ack, m->nack, m->ack_free, ackrec_t);
     uint32_t a = m->ack_free;
     m->ack_free = m->ack[a].next;
     return a;

@@ -110,19 +110,6 @@ typedef struct mp {
     uint64_t log_dropped;
 } mp_t;
 
-/* Make sure free list `freel` of pool arr (cap records of type T, chained
- * through .next) is not empty: double the pool if it is. */
-#define POOL_ALLOC(arr, cap, freel, T)                                                   \
-    do {                                                                                  \
-        if (freel == ICN_NIL) {                                                           \
-            uint32_t old_ = cap, nc_ = old_ ? 2 * old_ : 256;                             \
-            arr = xrealloc(arr, (size_t)nc_ * sizeof(T));                                 \
-            for (uint32_t k_ = old_; k_ < nc_; k_++) arr[k_].next = k_ + 1 < nc_ ? k_ + 1 : ICN_NIL; \
-            freel = old_;                                                                 \
-            cap = nc_;                                                                    \
-        }                                                                                 \
-    } while (0)
-
 /* Set-up: reads multipath.scheme and its keys; needs s->tp. */
 int mp_wanted(cfg_t *c);
 void mp_setup(sim_t *s, cfg_t *c);

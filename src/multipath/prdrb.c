@@ -89,7 +89,7 @@ int prdrb_apply(sim_t *s, pair_t *pr, uint32_t k)
 
 static uint32_t sol_alloc(mp_t *m)
 {
-    POOL_ALLOC(m->sol, m->nsol, m->sol_free, sol_t);
+    POOL_RESERVE(m->sol, m->nsol, m->sol_free, sol_t);
     uint32_t k = m->sol_free;
     m->sol_free = m->sol[k].next;
     return k;

@@ -14,13 +14,7 @@
 
 static uint32_t msg_new(wl_t *w)
 {
-    if (w->msg_free == ICN_NIL) {
-        uint32_t old = w->nmsg, cap = old ? 2 * old : 256;
-        w->msg = xrealloc(w->msg, cap * sizeof *w->msg);
-        for (uint32_t i = old; i < cap; i++) w->msg[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
-        w->msg_free = old;
-        w->nmsg = cap;
-    }
+    POOL_RESERVE(w->msg, w->nmsg, w->msg_free, wmsg_t);
     uint32_t m = w->msg_free;
     w->msg_free = w->msg[m].next;
     w->msg[m].next = ICN_NIL;
@@ -35,13 +29,7 @@ static void msg_del(wl_t *w, uint32_t m)
 
 static uint32_t req_new(wl_t *w)
 {
-    if (w->req_free == ICN_NIL) {
-        uint32_t old = w->nreq, cap = old ? 2 * old : 256;
-        w->req = xrealloc(w->req, cap * sizeof *w->req);
-        for (uint32_t i = old; i < cap; i++) w->req[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
-        w->req_free = old;
-        w->nreq = cap;
-    }
+    POOL_RESERVE(w->req, w->nreq, w->req_free, wreq_t);
     uint32_t q = w->req_free;
     w->req_free = w->req[q].next;
     w->req[q].next = ICN_NIL;
