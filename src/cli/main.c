@@ -15,7 +15,7 @@ static void usage(FILE *f)
           "usage:\n"
           "  icnsim run [FILE.ini] [-s key=value]... [-o DIR] [-q]\n"
           "      one simulation; without FILE the embedded default (432-node RLFT, HS10-1)\n"
-          "  icnsim sweep [FILE.ini] [-s key=a:step:b | -s key=v1,v2,...]... [-j N] [-o DIR] [-q]\n"
+          "  icnsim sweep [FILE.ini] [-s key=a:step:b | -s key=v1,v2,...]... [-j N] [-o DIR] [-q] [--shard I/N]\n"
           "      every combination of the swept values, on N local worker processes;\n"
           "      points already computed in DIR with the same configuration are reused\n"
           "  icnsim keys [--markdown]      every configuration key, its default and meaning\n"
@@ -28,6 +28,8 @@ static void usage(FILE *f)
           "  -s key=value   override a key (sections are prefixes: -s topology.k=6)\n"
           "  -o DIR         results directory (default: output.dir, else results/<name>)\n"
           "  -j N           sweep workers (default 1)\n"
+          "  --shard I/N    sweep only the points i with i mod N = I (one task of a cluster array job;\n"
+          "                 the same sweep without --shard then merges them: docs/CLUSTER.md)\n"
           "  -q             quiet: no summary table on stdout\n"
           "\n"
           "outputs (in DIR): summary.csv (one row per run, every key as a column),\n"
@@ -106,11 +108,12 @@ int main(int argc, char **argv)
     }
     const char *file = NULL, *outdir = NULL;
     int jobs = 1, quiet = 0, nsets = 0;
+    long shard = -1, nshards = 0;
     char *sets[512];
     if (argc > 512) { fprintf(stderr, "icnsim: too many arguments\n"); return EXIT_CONFIG; }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if ((!strcmp(a, "-s") || !strcmp(a, "-o") || !strcmp(a, "-j")) && i + 1 >= argc) {
+        if ((!strcmp(a, "-s") || !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--shard")) && i + 1 >= argc) {
             fprintf(stderr, "icnsim: option %s needs a value\n", a);
             return EXIT_CONFIG;
         }
@@ -122,6 +125,15 @@ int main(int argc, char **argv)
             long j = strtol(argv[++i], &end, 10);
             if (*end || j < 1 || j > 1024) { fprintf(stderr, "icnsim: -j needs a worker count in [1, 1024]\n"); return EXIT_CONFIG; }
             jobs = (int)j;
+        } else if (!strcmp(a, "--shard")) {   /* I/N: points i with i mod N = I (a Slurm array task) */
+            char *end, *end2;
+            const char *v = argv[++i];
+            shard = strtol(v, &end, 10);
+            nshards = *end == '/' ? strtol(end + 1, &end2, 10) : 0;
+            if (end == v || *end != '/' || *end2 || nshards < 1 || nshards > 1000000 || shard < 0 || shard >= nshards) {
+                fprintf(stderr, "icnsim: --shard needs I/N with 0 <= I < N (e.g. --shard 3/16), got '%s'\n", v);
+                return EXIT_CONFIG;
+            }
         } else if (!strcmp(a, "-q")) quiet = 1;
         else if (a[0] == '-') { fprintf(stderr, "icnsim: unknown option '%s' (try icnsim --help)\n", a); return EXIT_CONFIG; }
         else if (!file) file = a;
@@ -129,6 +141,7 @@ int main(int argc, char **argv)
     }
     if (dup_sets(sets, nsets)) return EXIT_CONFIG;
     if (!sweep && jobs != 1) { fprintf(stderr, "icnsim: -j applies to sweeps; use icnsim sweep\n"); return EXIT_CONFIG; }
+    if (!sweep && nshards) { fprintf(stderr, "icnsim: --shard applies to sweeps; use icnsim sweep\n"); return EXIT_CONFIG; }
     cfg_t c;
     cfg_init(&c);
     if (file) cfg_load_file(&c, file);
@@ -155,7 +168,7 @@ int main(int argc, char **argv)
         else { snprintf(dirbuf, sizeof dirbuf, "results/%s", c.name); outdir = dirbuf; }
     }
     int rc;
-    if (sweep) rc = run_sweep(&c, sets, nsets, outdir, jobs, quiet);
+    if (sweep) rc = run_sweep(&c, sets, nsets, outdir, jobs, quiet, shard, nshards);
     else rc = run_one(&c, outdir, (quiet ? 0 : RUN_VERBOSE) | (isatty(2) ? RUN_PROGRESS : 0), NULL);
     cfg_free(&c);
     return rc;

@@ -23,7 +23,9 @@ void make_dirs(const char *path);
 #define POINT_MARKER "complete"
 void point_marker_text(const char *dir, char *buf, size_t n);
 /* Sweep: the cartesian product of the swept -s values. */
-int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet);
+/* shard, nshards: run only the points i with i mod nshards = shard, and
+ * merge nothing (nshards = 0: every point, then the merged summary). */
+int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet, long shard, long nshards);
 /* Does this -s value ask for a sweep (a:step:b or a list)? */
 int is_sweep_value(const char *key, const char *value);
 

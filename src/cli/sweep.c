@@ -230,7 +230,16 @@ static double wall(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet)
+static void free_dims(dim_t *dims, int ndims)
+{
+    for (int d = 0; d < ndims; d++) {
+        for (int v = 0; v < dims[d].n; v++) free(dims[d].vals[v]);
+        free(dims[d].vals);
+    }
+    free(dims);
+}
+
+int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet, long shard, long nshards)
 {
     dim_t *dims = xcalloc((size_t)nsets + 1, sizeof *dims);
     int ndims = 0;
@@ -269,6 +278,7 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
     while (next < npoints || running) {
         while (running < jobs && next < npoints && !failed) {
             long pt = next++;
+            if (nshards && pt % nshards != shard) { done++; continue; }   /* another shard's point */
             cfg_t c;
             cfg_copy(&c, base);
             long rem = pt;
@@ -331,6 +341,16 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
     if (failed) {
         fprintf(stderr, "icnsim: sweep stopped: a point failed; the points completed so far are kept and a rerun resumes\n");
         exit(failed);
+    }
+    if (nshards) {   /* the points of this shard are complete; a sweep without --shard merges them all */
+        if (!quiet)
+            printf("icnsim sweep '%s': shard %ld/%ld: %ld of %ld points (%d reused), results in %s/points/; run the same "
+                   "sweep without --shard to merge\n", base->name, shard, nshards, npoints / nshards + (shard < npoints % nshards),
+                   npoints, skipped, outdir);
+        for (long pt = 0; pt < npoints; pt++) free(dirs[pt]);
+        free_dims(dims, ndims);
+        free(dirs); free(status); free(pids); free(slot_point);
+        return EXIT_OK;
     }
     /* merge */
     char path[4200];
@@ -400,10 +420,7 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
                    ndims == 2 ? icn_keys[dims[1].key].name : "", ndims == 2 ? dims[1].vals : NULL,
                    ndims == 2 ? dims[1].n : 0, m + 1, m + 10, plot_wanted(base));
     }
-    for (int d = 0; d < ndims; d++) {
-        for (int v = 0; v < dims[d].n; v++) free(dims[d].vals[v]);
-        free(dims[d].vals);
-    }
-    free(dims); free(dirs); free(status); free(pids); free(slot_point);
+    free_dims(dims, ndims);
+    free(dirs); free(status); free(pids); free(slot_point);
     return any_deadlock ? EXIT_DEADLOCK : EXIT_OK;
 }
