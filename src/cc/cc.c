@@ -228,6 +228,7 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path)
 
 void cc_timer(sim_t *s, uint32_t n, uint32_t idx)
 {
+    transport_catch_up(s, n);   /* first: it may move the flow pool */
     cc_t *cc = s->cc;
     cca_t *a = idx & CC_SL_BIT ? &cc->sl_cca[(size_t)n * CC_NSL + (idx & (CC_NSL - 1))] : &s->tp->flow[idx].cc;
     cc->timer_expiries++;

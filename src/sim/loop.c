@@ -11,6 +11,7 @@
 #include "../cc/cc.h"
 #include "../multipath/mp.h"
 #include "../workload/workload.h"
+#include "../transport/transport.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,7 @@ int sim_run(sim_t *s)
         s->end = s->now;
         if (s->stop > s->end) s->stop = s->end;
     }
+    transport_finish(s);
     nic_count_generated(s);
     if (s->wl) {
         wl_count_generated(s);
@@ -261,6 +263,7 @@ int sim_run(sim_t *s)
 
 int sim_drain(sim_t *s, simtime_t extra)
 {
+    transport_finish(s);   /* no generation after this: take what was generated */
     for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].next_gen = SIMTIME_MAX;
     s->end = s->now + extra;
     return loop(s);

@@ -13,12 +13,15 @@ void transport_setup(sim_t *s, cfg_t *c, int needed)
     if (!needed) return;
     transport_t *t = s->tp = xcalloc(1, sizeof *t);
     t->node = xcalloc(s->nnodes, sizeof *t->node);
+    for (uint32_t n = 0; n < s->nnodes; n++) t->node[n].free = ICN_NIL;
     t->ring = xmalloc((size_t)s->nnodes * s->nvc * sizeof *t->ring);
     memset(t->ring, 0xff, (size_t)s->nnodes * s->nvc * sizeof *t->ring);
-    t->flow_free = ICN_NIL;
     t->queue_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
     t->max_flows = (uint32_t)cfg_int(c, K_NIC_FLOWS);
     t->cnp_size = (uint32_t)cfg_u64(c, K_CC_CNP_SIZE);
+    t->min_pkt = s->msg_size < s->mtu ? s->msg_size : s->mtu;
+    if (s->msg_long && s->msg_long < t->min_pkt) t->min_pkt = s->msg_long;
+    if (!t->min_pkt) t->min_pkt = 1;
     s->hooks.nic_service = transport_service;
     s->hooks.deliver = transport_deliver;
 }
@@ -85,20 +88,23 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     tnode_t *tn = &t->node[n];
     uint32_t f = ht_find(tn, dst);
     if (f != ICN_NIL) return f;
-    if (t->flow_free == ICN_NIL) {
-        uint32_t old = t->nflow_cap, cap = old ? 2 * old : 1024;
-        t->flow = xrealloc(t->flow, (size_t)cap * sizeof *t->flow);
-        memset(&t->flow[old], 0, (size_t)(cap - old) * sizeof *t->flow);
-        for (uint32_t i = old; i < cap; i++) {
-            t->flow[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
-            t->flow[i].node = ICN_NIL;   /* free */
+    /* A node reuses its own freed ids, and takes new ones in increasing
+     * order, so the order of its ids (the throttled flows' tie-break)
+     * depends on its own history only, not on when other nodes were served. */
+    if (tn->free != ICN_NIL) {
+        f = tn->free;
+        tn->free = t->flow[f].next;
+    } else {
+        if (t->nflow_used == t->nflow_cap) {
+            uint32_t old = t->nflow_cap, cap = old ? 2 * old : 1024;
+            t->flow = xrealloc(t->flow, (size_t)cap * sizeof *t->flow);
+            memset(&t->flow[old], 0, (size_t)(cap - old) * sizeof *t->flow);
+            for (uint32_t i = old; i < cap; i++) t->flow[i].node = ICN_NIL;   /* free */
+            t->nflow_cap = cap;
         }
-        t->flow_free = old;
-        t->nflow_cap = cap;
+        f = t->nflow_used++;
     }
-    f = t->flow_free;
     flow_t *fl = &t->flow[f];
-    t->flow_free = fl->next;
     srcmsg_t *keep = fl->m;   /* a freed flow keeps its ring for the next one */
     uint32_t cap = fl->cap;
     memset(fl, 0, sizeof *fl);
@@ -106,13 +112,14 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     fl->cap = cap;
     fl->node = n;
     fl->dst = dst;
+    fl->born = s->now;
     fl->prev = fl->next = ICN_NIL;
     fl->vc = s->queuing->vc(s, n, dst);
     fl->cc.ccti = t->rest_ccti;
     if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(tn);
     ht_put(tn, dst, f);
-    tn->nflows++;
-    if (++t->flows_live > t->flows_peak) t->flows_peak = t->flows_live;
+    if (++tn->nflows > t->flows_peak) t->flows_peak = tn->nflows;
+    t->flows_live++;
     return f;
 }
 
@@ -127,8 +134,8 @@ void flow_maybe_free(sim_t *s, uint32_t f)
     tn->held_waits = 0;
     t->flows_live--;
     fl->node = ICN_NIL;   /* free: matches no packet's source, listed nowhere */
-    fl->next = t->flow_free;
-    t->flow_free = f;
+    fl->next = tn->free;
+    tn->free = f;
 }
 
 /* ---- ready flows: a ring per node and VC; throttled flows: a heap per node ---- */
@@ -250,9 +257,61 @@ static void pull(sim_t *s, uint32_t n)
     }
 }
 
+/* A stalled node (no VC had room at its last service) schedules no wake-up
+ * for its next message or throttled flow: until a credit, a control packet,
+ * a BECN or a timer serves it, nothing it does can send a packet, and a
+ * node behind a congestion tree would otherwise cost an event and a service
+ * per generated message. Before anything reads or changes its flows, this
+ * replays, in time order, the services those wake-ups would have made
+ * before `until`: messages join their flows (or are dropped at a full one)
+ * at their generation times, throttled flows reach their rings when their
+ * delays end, so the node evolves as if it had been woken. Returns the
+ * time of the next wake-up. */
+static simtime_t next_wake(const sim_t *s, const tnode_t *tn, const nic_t *c)
+{
+    simtime_t at = tn->held.left ? SIMTIME_MAX : c->next_gen;
+    if (tn->nheap && s->tp->flow[tn->heap[0]].wait_until < at) at = s->tp->flow[tn->heap[0]].wait_until;
+    return at;
+}
+
+static simtime_t catch_up(sim_t *s, uint32_t n, simtime_t until)
+{
+    transport_t *t = s->tp;
+    tnode_t *tn = &t->node[n];
+    if (!tn->stalled) return SIMTIME_MAX;
+    const nic_t *c = &s->nic[n];
+    simtime_t now = s->now, at;
+    while ((at = next_wake(s, tn, c)) < until && at < s->end) {
+        s->now = at;
+        pull(s, n);
+        while (tn->nheap && t->flow[tn->heap[0]].wait_until <= at) schedule(s, heap_pop(t, tn));
+    }
+    s->now = now;
+    return at;
+}
+
+void transport_catch_up(sim_t *s, uint32_t n)
+{
+    if (s->tp) (void)catch_up(s, n, s->now);
+}
+
+void transport_finish(sim_t *s)
+{
+    if (!s->tp) return;
+    for (uint32_t n = 0; n < s->nnodes; n++) (void)catch_up(s, n, s->end);
+}
+
 static inline int room(const sim_t *s, const nic_t *c, uint32_t vc, uint32_t size)
 {
     return s->credits[c->port * s->nvc + vc] >= (int32_t)occ_bytes(s, size);
+}
+
+/* Room on some VC for the smallest first packet a message can have. */
+static int any_room(const sim_t *s, const nic_t *c)
+{
+    for (uint32_t v = 0; v < s->nvc; v++)
+        if (room(s, c, v, s->tp->min_pkt)) return 1;
+    return 0;
 }
 
 static void wake_at(sim_t *s, nic_t *c, uint32_t n, simtime_t t)
@@ -306,6 +365,11 @@ static void transport_service(sim_t *s, uint32_t n)
     nic_t *c = &s->nic[n];
     transport_t *t = s->tp;
     tnode_t *tn = &t->node[n];
+    if (tn->stalled) {   /* the replayed wake-ups end; the next one is a real event */
+        simtime_t next = catch_up(s, n, s->now);
+        tn->stalled = 0;
+        if (next > s->now) wake_at(s, c, n, next);
+    }
     pull(s, n);
     while (tn->nheap && t->flow[tn->heap[0]].wait_until <= s->now) schedule(s, heap_pop(t, tn));
     if (c->busy) return;   /* the end of the transmission serves the node again */
@@ -347,9 +411,11 @@ static void transport_service(sim_t *s, uint32_t n)
         return;
     }
     /* Nothing could go: wake when something may. A message held for want of
-     * a flow waits for a flow to end, which serves the node anyway. */
-    simtime_t soonest = tn->held.left ? SIMTIME_MAX : c->next_gen;
-    if (tn->nheap && t->flow[tn->heap[0]].wait_until < soonest) soonest = t->flow[tn->heap[0]].wait_until;
+     * a flow waits for a flow to end, which serves the node anyway. With no
+     * room on any VC the node stalls (catch_up); a workload's ranks are
+     * served by the workload, so their nodes never stall. */
+    simtime_t soonest = next_wake(s, tn, c);
+    if (!t->no_stall && !s->hooks.take && !any_room(s, c)) { tn->stalled = 1; return; }
     if (soonest != SIMTIME_MAX && soonest > s->now) wake_at(s, c, n, soonest);
 }
 
@@ -370,6 +436,7 @@ static int transport_deliver(sim_t *s, uint32_t id)
         t->ctrl_del++;
         if (p->kind == PK_CNP) {
             t->cnp_delivered++;
+            (void)catch_up(s, p->dst, s->now);
             if (t->cc) t->cc->becn(s, p->dst, p->src, p->sl, (uint8_t)p->msg);
         } else {
             t->ack_delivered++;
@@ -379,8 +446,11 @@ static int transport_deliver(sim_t *s, uint32_t id)
         return 1;
     }
     if (p->flow != ICN_NIL && s->now >= s->warmup && s->now < s->stop) {
-        flow_t *fl = &t->flow[p->flow];   /* unless that flow ended and its id went to another */
-        if (fl->node == p->src && fl->dst == p->dst) fl->rx_bytes += p->size;
+        /* The flow that sent it, unless it ended (its id may serve a newer
+         * flow of the node by now: a stalled node catches up first). */
+        flow_t *fl = &t->flow[p->flow];
+        if (fl->node != p->src || fl->dst != p->dst) (void)catch_up(s, p->src, s->now);
+        if (fl->node == p->src && fl->dst == p->dst && s->ptime[id].inj >= fl->born) fl->rx_bytes += p->size;
     }
     if (p->flags & PKT_FECN)   /* return a BECN in a CNP, on the VC the packet came on */
         ctrl_queue(s, p->dst, (ctrl_t){ p->src, PK_CNP, p->sl, PKT_BECN, p->path, 0 });

@@ -45,6 +45,7 @@ typedef struct flow {
     uint32_t head, n, cap;
     uint8_t vc;               /* the VC (and SL) the queuing scheme gives the flow at injection */
     cca_t cc;                 /* used when congestion control is per flow */
+    simtime_t born;           /* created: rx_bytes counts only packets sent since */
     uint64_t tx_bytes, rx_bytes;   /* sent, and delivered in the measurement window */
 } flow_t;
 
@@ -70,7 +71,9 @@ typedef struct tnode {
     ctrl_t *cq;               /* control packets to send, FIFO ring */
     uint32_t cq_head, cq_n, cq_cap;
     srcmsg_t held;            /* the next message, waiting for a flow (held.left = 0: none) */
+    uint32_t free;            /* the node's freed flow records, chained through flow.next */
     uint8_t held_waits;       /* held has no flow and the node has nic.flows: wait for one to end */
+    uint8_t stalled;          /* no VC had room at the last service: wake-ups are replayed, not scheduled */
 } tnode_t;
 
 /* The congestion control a transport's sources obey (src/cc/ sets it). */
@@ -99,8 +102,9 @@ typedef struct tp_mp {
 } tp_mp_t;
 
 typedef struct transport {
-    flow_t *flow;             /* pool; ids are stable, freed ids are chained through flow.next */
-    uint32_t nflow_cap, flow_free, flows_live, flows_peak;
+    flow_t *flow;             /* pool; ids are stable, and a freed id serves its node again */
+    uint32_t nflow_cap, nflow_used, flows_live;
+    uint32_t flows_peak;      /* the most flows one node held at once */
     tnode_t *node;            /* [nnodes] */
     uint32_t *ring;           /* [node * nvc + vc]: a ready flow of that ring (the next to serve), or ICN_NIL */
     uint32_t queue_limit;     /* messages a send queue holds (0 = unbounded) */
@@ -111,6 +115,8 @@ typedef struct transport {
     const tp_mp_t *mp;        /* NULL: every packet takes path 0 */
     uint64_t ack_sent, ack_delivered;
     uint16_t rest_ccti;       /* a flow's CCT index at rest (CCTI_Min): new flows start there */
+    uint32_t min_pkt;         /* bytes of the smallest first packet of a generated message */
+    uint8_t no_stall;         /* nodes never stall (tests compare the two ways) */
 } transport_t;
 
 /* Set-up (s->tp stays NULL when no mechanism needs flows) and teardown. */
@@ -125,6 +131,14 @@ void transport_free(sim_t *s);
 uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst);
 /* Release flow f if it holds nothing (no message, congestion state at rest). */
 void flow_maybe_free(sim_t *s, uint32_t f);
+/* The run ended: messages generated before the end that no service took
+ * join their flows (or are dropped at a full one), as they would have at
+ * their generation times, so the end-of-run counts do not depend on when
+ * nodes were last served. */
+void transport_finish(sim_t *s);
+/* Node n's flows are about to change from outside its service (a BECN, a
+ * timer): first bring them up to now (see transport.c, stalled nodes). */
+void transport_catch_up(sim_t *s, uint32_t n);
 /* The congestion state of node n's flows changed so that throttled ones may
  * go sooner: recompute their wake-up times. */
 void transport_rekey(sim_t *s, uint32_t n);
