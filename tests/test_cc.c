@@ -56,7 +56,7 @@ static void run_contrib(const char *const *sets, double *victim, double *hot, do
     *hot = rx(&s, HOT);
     double mn = 1, mx = 0;   /* per-contributor share of the hot-spot, nodes 1..3 */
     if (s.tp)
-        for (uint32_t f = 0; f < s.tp->nflow_cap; f++) {
+        for (uint32_t f = 0; f < s.tp->nflow_used; f++) {
             const flow_t *fl = &s.tp->flow[f];
             if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
             double x = (double)fl->rx_bytes * 8.0 / (s.link_bps * (double)(s.stop - s.warmup) * 1e-12);
@@ -97,7 +97,7 @@ TEST(cc_becn_rate_balances_the_timer)
     sim_t s;
     run_contrib((const char *[]){ "cc.mode=iba", NULL }, &v, &h, &share, &s);
     simtime_t T = s.now;
-    for (uint32_t f = 0; f < s.tp->nflow_cap; f++) {
+    for (uint32_t f = 0; f < s.tp->nflow_used; f++) {
         const flow_t *fl = &s.tp->flow[f];
         if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
         double inc = (double)fl->cc.becns * s.cc->increase, dec = (double)T / (double)s.cc->timer;

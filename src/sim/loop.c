@@ -94,6 +94,11 @@ static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
         if (step == 0) {   /* every line of the hot fields, however the record is aligned */
             for (size_t off = 0; off < NIC_HOT_BYTES; off += 64) __builtin_prefetch((const char *)c + off, 1);
             __builtin_prefetch((const char *)c + NIC_HOT_BYTES - 1, 1);
+            if (s->tp) {   /* the transport's node record (flows, heap, held message) */
+                const tnode_t *tn = &s->tp->node[d & ~NIC_BIT];
+                __builtin_prefetch(tn, 1);
+                __builtin_prefetch((const char *)tn + sizeof *tn - 1, 1);
+            }
         } else if (c->srcq) {
             for (uint32_t v = 0; v < s->nsqs; v++) {
                 const srcq_t *q = &c->srcq[v];
