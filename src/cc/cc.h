@@ -35,6 +35,8 @@
 
 enum { CC_NSL = 16, CC_MAX_CCT = 896 };
 
+typedef struct cc_view cc_view_t;   /* views.cc (view.c) */
+
 typedef struct cc {
     /* switch side */
     uint32_t enter_bytes, leave_bytes;   /* congestion state thresholds (enter 0: never marks) */
@@ -61,6 +63,9 @@ typedef struct cc {
      * [bin]: throttled sources, their mean and largest index, marks, BECNs */
     uint32_t ccti_count[CC_MAX_CCT];
     uint64_t ccti_sum;
+    uint32_t *node_thr;       /* [node]: its sources above CCTI_Min */
+    uint64_t *node_sum;       /* [node]: the sum of their indices */
+    cc_view_t *view;          /* views.cc, or NULL */
     uint32_t nbins, nsampled;
     uint32_t *ts_throttled, *ts_max;
     float *ts_mean;
@@ -95,6 +100,12 @@ void cc_timer(sim_t *s, uint32_t n, uint32_t idx);
 void cc_on_sample(sim_t *s, uint32_t k);
 /* Write cc.csv, cc-ports.csv, flows.csv and cc-timeseries.csv into dir (nothing if CC is off). */
 void cc_write(const sim_t *s, const char *dir);
+/* views.cc (view.c): set-up, a sample, the files (and cc-timeseries.gp for
+ * any CC run), teardown. */
+void cc_view_setup(sim_t *s, cfg_t *c);
+void cc_view_sample(sim_t *s, uint32_t k);
+void cc_view_write(const sim_t *s, const char *dir, const char *title, int render);
+void cc_view_free(cc_t *cc);
 /* Warnings for parameters that cannot hold a fair share (marking capacity). */
 void cc_sanity(const sim_t *s, uint32_t contributors);
 

@@ -242,7 +242,10 @@ static int loop(sim_t *s)
 int sim_run(sim_t *s)
 {
     int rc = loop(s);
-    if (rc == EXIT_OK) s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;   /* the sample at the end time */
+    if (rc == EXIT_OK) {   /* the sample at the end time */
+        s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
+        if (s->cc) cc_on_sample(s, s->st.nbins);
+    }
     if (rc == EXIT_DEADLOCK) {   /* the run ended here: statistics cover [0, now) */
         s->end = s->now;
         if (s->stop > s->end) s->stop = s->end;
