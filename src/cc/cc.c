@@ -60,13 +60,9 @@ void cc_setup(sim_t *s, cfg_t *c)
     if (!p) cfg_fail(c, K_CC_PRESET, "unknown preset (opa or simula-llnl)");
     cc_t *cc = s->cc = xcalloc(1, sizeof *cc);
     size_t nb = (size_t)s->nports * s->nvc;
-    cc->occ = xcalloc(nb, sizeof *cc->occ);
-    cc->congested = xcalloc(nb, 1);
-    cc->since_mark = xcalloc(nb, sizeof *cc->since_mark);
+    cc->pvl = xcalloc(nb, sizeof *cc->pvl);
     cc->port_marks = xcalloc(s->nports, sizeof *cc->port_marks);
     cc->port_victim_fwd = xcalloc(s->nports, sizeof *cc->port_victim_fwd);
-    cc->port_cong_time = xcalloc(nb, sizeof *cc->port_cong_time);
-    cc->cong_since = xcalloc(nb, sizeof *cc->cong_since);
 
     uint32_t t = (uint32_t)key_or(c, K_CC_THRESHOLD, p->threshold);
     uint64_t h = cfg_is_set(c, K_CC_HYSTERESIS) ? cfg_u64(c, K_CC_HYSTERESIS) : 0;
@@ -127,8 +123,7 @@ void cc_free(sim_t *s)
 {
     cc_t *cc = s->cc;
     if (!cc) return;
-    free(cc->occ); free(cc->congested); free(cc->since_mark); free(cc->port_marks); free(cc->port_victim_fwd);
-    free(cc->port_cong_time); free(cc->cong_since); free(cc->sl_cca); free(cc->node_thr); free(cc->node_sum);
+    free(cc->pvl); free(cc->port_marks); free(cc->port_victim_fwd); free(cc->sl_cca); free(cc->node_thr); free(cc->node_sum);
     cc_view_free(cc);
     free(cc->ts_throttled); free(cc->ts_max); free(cc->ts_mean); free(cc->ts_marked); free(cc->ts_becns);
     free(cc);
@@ -140,16 +135,17 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     cc_t *cc = s->cc;
     packet_t *p = &s->pkt[id];
     uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
-    uint32_t q = cc->occ[b];   /* queued for this port VL, this packet included */
-    cc->occ[b] = q - occ;
+    cc_pvl_t *v = &cc->pvl[b];
+    uint32_t q = v->occ;   /* queued for this port VL, this packet included */
+    v->occ = q - occ;
     if (!cc->enter_bytes) return;
-    if (!cc->congested[b]) {
+    if (!v->congested) {
         if (q < cc->enter_bytes) return;
-        cc->congested[b] = 1;
-        cc->cong_since[b] = s->now;
+        v->congested = 1;
+        v->since = s->now;
     } else if (q < cc->leave_bytes) {
-        cc->congested[b] = 0;
-        cc->port_cong_time[b] += s->now - cc->cong_since[b];
+        v->congested = 0;
+        v->cong_time += s->now - v->since;
         return;
     }
     /* Root or victim: whether the next hop can take another full packet once
@@ -159,8 +155,8 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     if (p->kind != PK_DATA || (p->flags & PKT_FECN) || p->size < cc->min_size || !waited) return;
     if (victim && !cc->victim_marks) return;
     cc->eligible_congested++;
-    if (cc->since_mark[b]++ < cc->marking_rate) return;
-    cc->since_mark[b] = 0;
+    if (v->since_mark++ < cc->marking_rate) return;
+    v->since_mark = 0;
     p->flags |= PKT_FECN;
     cc->marked++;
     cc->port_marks[go]++;

@@ -35,7 +35,7 @@ void cc_write(const sim_t *s, const char *dir)
             uint32_t go = s->sw[w].port0 + p;
             for (uint32_t v = 0; v < s->nvc; v++) {
                 size_t b = (size_t)go * s->nvc + v;
-                uint64_t ct = cc->port_cong_time[b] + (cc->congested[b] ? s->now - cc->cong_since[b] : 0);
+                uint64_t ct = cc_cong_time(s, b);
                 if (!ct && !cc->port_marks[go] && !cc->port_victim_fwd[go]) continue;
                 fprintf(f, "%u,%u,%u,%" PRIu64 ",%.6f,%" PRIu64 "\n", w, p, v, v ? 0 : cc->port_marks[go], frac(s, ct),
                         v ? 0 : cc->port_victim_fwd[go]);

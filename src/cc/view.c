@@ -45,13 +45,6 @@ void cc_view_free(cc_t *cc)
     cc->view = NULL;
 }
 
-/* Congested time of port VL b up to now. */
-static uint64_t cong_time(const sim_t *s, size_t b)
-{
-    const cc_t *cc = s->cc;
-    return cc->port_cong_time[b] + (cc->congested[b] ? s->now - cc->cong_since[b] : 0);
-}
-
 void cc_view_sample(sim_t *s, uint32_t k)
 {
     cc_t *cc = s->cc;
@@ -68,10 +61,10 @@ void cc_view_sample(sim_t *s, uint32_t k)
             uint32_t go = s->sw[w].port0 + p;
             for (uint32_t vl = 0; vl < s->nvc; vl++) {
                 size_t b = (size_t)go * s->nvc + vl;
-                uint64_t ct = cong_time(s, b), d = ct - v->prev[b];
+                uint64_t ct = cc_cong_time(s, b), d = ct - v->prev[b];
                 v->prev[b] = ct;
-                if (!d && !cc->congested[b]) continue;
-                uint8_t st = !cc->congested[b] ? ST_NONE
+                if (!d && !cc->pvl[b].congested) continue;
+                uint8_t st = !cc->pvl[b].congested ? ST_NONE
                              : s->credits[b] < (int32_t)occ_bytes(s, s->mtu) ? ST_VICTIM : ST_ROOT;
                 if (v->np == v->pcap) v->pr = xrealloc(v->pr, (v->pcap = v->pcap ? 2 * v->pcap : 1024) * sizeof *v->pr);
                 v->pr[v->np++] = (port_row_t){ bin, go, (uint8_t)vl, st, (float)(d / span) };
