@@ -100,22 +100,21 @@ static int mpi_refused(int sweep, int jobs)
     const char *var;
     long np = mpi_job_size(&var);
     if (np < 2) return 0;
-    /* every rank refuses; one says why */
-    const char *r = getenv("OMPI_COMM_WORLD_RANK");
-    if (!r) r = getenv("PMI_RANK");
-    if (r && strcmp(r, "0")) return 1;
+    char why[400];
 #ifdef ICN_MPI
-    if (!sweep) fprintf(stderr, "icnsim: started as %ld MPI processes (%s=%ld), but icnsim run is one simulation: "
-                                "use icnsim sweep under mpirun\n", np, var, np);
-    else if (jobs != 1) fprintf(stderr, "icnsim: -j %d under mpirun: each MPI rank computes one point at a time; "
-                                        "start more ranks instead (mpirun -np N)\n", jobs);
+    if (!sweep) snprintf(why, sizeof why, "icnsim run is one simulation: use icnsim sweep under mpirun");
+    else if (jobs != 1) snprintf(why, sizeof why, "-j %d asks for local workers: under mpirun each rank computes one point "
+                                                  "at a time; start more ranks instead (mpirun -np N)", jobs);
     else return 0;
 #else
     (void)sweep;
     (void)jobs;
-    fprintf(stderr, "icnsim: started as %ld MPI processes (%s=%ld), but this icnsim was built without MPI: build it "
-                    "with `make MPI=1` (docs/CLUSTER.md), or run the sweep without mpirun on local workers (-j N)\n", np, var, np);
+    snprintf(why, sizeof why, "this icnsim was built without MPI: build it with `make MPI=1` (docs/CLUSTER.md), or run "
+                              "the sweep without mpirun on local workers (-j N)");
 #endif
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");   /* every rank refuses; one says why */
+    if (!r) r = getenv("PMI_RANK");
+    if (!r || !strcmp(r, "0")) fprintf(stderr, "icnsim: started as %ld MPI processes (%s=%ld), but %s\n", np, var, np, why);
     return 1;
 }
 
