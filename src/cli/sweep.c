@@ -370,11 +370,10 @@ static long last_point_dir(const char *outdir, char *name, size_t n)
     return last;
 }
 
-static int refuse(const char *outdir, const char *fmt, const char *a, const char *b)
+static int refuse(const char *outdir, const char *what)
 {
-    fprintf(stderr, "icnsim: %s ", outdir);
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, "; nothing was changed: sweep into another directory (-o DIR), or delete %s to start this sweep there\n", outdir);
+    fprintf(stderr, "icnsim: %s %s; nothing was changed: sweep into another directory (-o DIR), or delete %s to start "
+                    "this sweep there\n", outdir, what, outdir);
     return EXIT_CONFIG;
 }
 
@@ -387,15 +386,16 @@ static int refuse(const char *outdir, const char *fmt, const char *a, const char
  * damaged points prove nothing and are recomputed. */
 static int plan(sweep_t *sw, long shard, long nshards, long *todo, long *n)
 {
-    char path[4200], why[600];
+    char path[4200], why[600], what[9000];
     snprintf(path, sizeof path, "%s/config.ini", sw->outdir);
-    if (access(path, F_OK) == 0)
-        return refuse(sw->outdir, "holds the results of a single run (%s)%s, not a sweep", path, "");
-    char last[4200];
-    char count[32];
-    snprintf(count, sizeof count, "%ld", sw->npoints);
-    if (last_point_dir(sw->outdir, last, sizeof last) >= sw->npoints)
-        return refuse(sw->outdir, "holds a larger sweep: %s is beyond this sweep's %s points", last, count);
+    if (access(path, F_OK) == 0) {
+        snprintf(what, sizeof what, "holds the results of a single run (%s), not a sweep", path);
+        return refuse(sw->outdir, what);
+    }
+    if (last_point_dir(sw->outdir, path, sizeof path) >= sw->npoints) {
+        snprintf(what, sizeof what, "holds a larger sweep: %s is beyond this sweep's %ld points", path, sw->npoints);
+        return refuse(sw->outdir, what);
+    }
     *n = 0;
     for (long pt = 0; pt < sw->npoints; pt++) {
         int mine = !nshards || pt % nshards == shard;
@@ -412,7 +412,10 @@ static int plan(sweep_t *sw, long shard, long nshards, long *todo, long *n)
         int gone = !old, same = gone || same_config(old, &c, why, sizeof why);
         free(old);
         cfg_free(&c);
-        if (!same) return refuse(sw->outdir, "holds another sweep: its point %s ran with %s", dir, why);
+        if (!same) {
+            snprintf(what, sizeof what, "holds another sweep: its point %s ran with %s", dir, why);
+            return refuse(sw->outdir, what);
+        }
         if (mine && gone) todo[(*n)++] = pt;   /* removed since its marker was read */
         else if (mine) sw->skipped++;
     }
