@@ -48,7 +48,8 @@ wait_complete() {   # dir, count
 # rerun after a kill: every point complete before it is reused as it was
 check_rerun() {   # name, dir, file listing the points complete before the kill
     local out
-    out=$("${mpirun[@]}" "$bin" sweep "${args[@]}" -o "$2" | head -n 1)
+    if ! out=$("${mpirun[@]}" "$bin" sweep "${args[@]}" -o "$2" 2>&1); then bad "$1: the rerun failed: $out"; return; fi
+    out=${out%%$'\n'*}
     local before after
     before=$(wc -l < "$3")
     after=$(complete "$2")
