@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # MPI sweeps with a real mpirun (Open MPI) on this machine: 3 ranks, more
 # than its cores, so oversubscribed. The MPI build (make MPI=1) must give the
-# summary.csv of a -j 1 sweep byte for byte; one rank killed mid-sweep, then
-# the whole mpirun killed mid-sweep, must lose no point completed before the
-# kill, and the rerun must give the same summary. Installs nothing: without
+# summary.csv of a -j 1 sweep byte for byte; a computing rank, rank 0 (which
+# hands out the points) and mpirun itself, each killed mid-sweep, must lose
+# no point completed before the kill, and the rerun must give the same
+# summary. A directory of another sweep must be refused. Installs nothing: without
 # mpicc and mpirun it prints SKIPPED. Prints "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -58,22 +59,25 @@ check_rerun() {   # name, dir, file listing the points complete before the kill
     else ok "$1: $before points complete before the kill kept, rerun identical to -j 1 ($out)"; fi
 }
 
-# 2. one rank (a worker) killed mid-sweep: mpirun ends the job; the rerun resumes
-d="$work/rank"
-setsid "${mpirun[@]}" "$bin" sweep -q "${args[@]}" -o "$d" >"$work/rank.log" 2>&1 &
-job=$!
-wait_complete "$d" 4 || true
-victim=""
-for p in $(pgrep -f -- "$bin sweep .* -o $d" || true); do
-    if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=2; then victim=$p; fi
+# 2. one rank killed mid-sweep, a computing rank then rank 0 (which hands out
+# the points): mpirun ends the job; the rerun resumes
+for r in 2 0; do
+    d="$work/rank$r"
+    setsid "${mpirun[@]}" "$bin" sweep -q "${args[@]}" -o "$d" >"$work/rank$r.log" 2>&1 &
+    job=$!
+    wait_complete "$d" 4 || true
+    victim=""
+    for p in $(pgrep -f -- "$bin sweep .* -o $d" || true); do
+        if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$r"; then victim=$p; fi
+    done
+    complete "$d" > "$work/rank$r.before"
+    if [ -n "$victim" ]; then kill -KILL "$victim"; fi
+    set +e; wait "$job"; rc=$?; set -e
+    if [ -z "$victim" ]; then bad "kill rank $r: not found (the sweep ended first?)"
+    elif [ "$rc" -eq 0 ]; then bad "kill rank $r: mpirun exited 0"
+    elif [ "$(wc -l < "$work/rank$r.before")" -ge 20 ]; then bad "kill rank $r: every point was complete before the kill"
+    else check_rerun "rank $r killed mid-sweep (mpirun status $rc)" "$d" "$work/rank$r.before"; fi
 done
-complete "$d" > "$work/rank.before"
-if [ -n "$victim" ]; then kill -KILL "$victim"; fi
-set +e; wait "$job"; rc=$?; set -e
-if [ -z "$victim" ]; then bad "kill one rank: rank 2 not found (the sweep ended first?)"
-elif [ "$rc" -eq 0 ]; then bad "kill one rank: mpirun exited 0"
-elif [ "$(wc -l < "$work/rank.before")" -ge 20 ]; then bad "kill one rank: every point was complete before the kill"
-else check_rerun "rank 2 killed mid-sweep (mpirun status $rc)" "$d" "$work/rank.before"; fi
 
 # 3. mpirun itself killed mid-sweep (SIGKILL): its ranks, in process groups
 # of their own, must notice that they lost it and end within seconds
