@@ -4,9 +4,10 @@
 # temporary directory, on loopback ports), and stops them on exit. The array
 # plus its merge job must give the summary.csv of a -j 1 sweep byte for byte;
 # with one array task cancelled, the resubmitted task must compute only its
-# own points and the merge reuse every point. Installs nothing: without the
-# daemons (Debian: slurm-wlm munge), not as root, or if they do not start,
-# it prints SKIPPED. Prints "N passed, N failed".
+# own points and the merge reuse every point. With mpicc and mpirun, an MPI
+# sweep submitted as one job must give that summary too. Installs nothing:
+# without the daemons (Debian: slurm-wlm munge), not as root, or if they do
+# not start, it prints SKIPPED. Prints "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 skip() { echo "slurm: SKIPPED: $*"; exit 0; }
@@ -121,6 +122,19 @@ if cmp -s "$ref" "$work/study/summary.csv" && grep -q "(20 reused" "$work/merge.
     ok "task 2 resubmitted, then the merge: summary.csv identical to -j 1, nothing computed twice"
 else bad "resume: $(cat "$work"/task-*.out "$work/merge.out" 2>&1 | head -n 20)"; fi
 
+# 3. an MPI sweep as one Slurm job: mpirun takes its ranks from the
+# allocation (3 tasks on 2 CPUs: -O overcommits); needs the MPI build
 cd "$OLDPWD"
+if command -v mpicc >/dev/null && command -v mpirun >/dev/null && make -s -j2 MPI=1 >/dev/null; then
+    cd "$work"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 sbatch --parsable -n 3 -O -o "$work/mpi.out" \
+        --wrap "mpirun --oversubscribe $OLDPWD/build-mpi/icnsim sweep ${args[*]} -o $work/mpi" >/dev/null
+    wait_jobs || bad "MPI job: still queued after 60 s"
+    if cmp -s "$ref" "$work/mpi/summary.csv" && grep -q "(0 reused" "$work/mpi.out"; then
+        ok "sbatch -n 3 of mpirun build-mpi/icnsim sweep: summary.csv identical to -j 1"
+    else bad "MPI job: $(head -n 20 "$work/mpi.out" 2>&1)"; fi
+    cd "$OLDPWD"
+else echo "slurm: the MPI job SKIPPED: no mpicc and mpirun"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
