@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A sweep as a real Slurm array job (tools/slurm-sweep.sh) on this machine:
 # starts munged, slurmctld and slurmd of its own (one node, localhost, in a
-# temporary directory, on loopback ports), and stops them on exit. The array
+# temporary directory, on free loopback ports), and stops them on exit. The array
 # plus its merge job must give the summary.csv of a -j 1 sweep byte for byte;
 # with one array task cancelled, the resubmitted task must compute only its
 # own points and the merge reuse every point. With mpicc and mpirun, an MPI
@@ -39,12 +39,23 @@ head -c 1024 /dev/urandom > "$S/munge/munge.key"
 chmod 400 "$S/munge/munge.key"
 munged --force --socket="$S/munge/munge.socket" --key-file="$S/munge/munge.key" --pid-file="$S/munge/munged.pid" \
     --log-file="$S/munge/munged.log" --seed-file="$S/munge/munged.seed" || skip "munged did not start"
-# ports: a Slurm already on this machine keeps its own (6817, 6818)
+# Free loopback ports picked at random: a Slurm already on this machine
+# (6817, 6818) and this test run twice at once each keep their own.
+free_port() {
+    local p
+    for _ in $(seq 100); do
+        p=$((20000 + RANDOM % 20000))
+        [ "$p" != "${1:-}" ] && ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && { echo "$p"; return 0; }
+    done
+    return 1
+}
+ctld_port=$(free_port) || skip "no free port"
+slurmd_port=$(free_port "$ctld_port") || skip "no free port"
 cat > "$SLURM_CONF" <<EOF
 ClusterName=icnsim-test
 SlurmctldHost=localhost
-SlurmctldPort=26817
-SlurmdPort=26818
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -77,7 +88,7 @@ for _ in $(seq 100); do
     sleep 0.2
 done
 [ "$up" -eq 1 ] || skip "the node did not come up: $(tail -n 3 "$S/log/slurmctld.log" "$S/log/slurmd.log")"
-echo "slurm: $(slurmctld -V), node localhost idle"
+echo "slurm: $(slurmctld -V), node localhost idle (ports $ctld_port, $slurmd_port)"
 
 pass=0; fail=0
 ok()  { echo "ok   $1"; pass=$((pass + 1)); }
