@@ -106,7 +106,7 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
     }
     free(before);
     /* a single run's directory is not a sweep's */
-    snprintf(cmd, sizeof cmd, "%s run -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us -o %s/r && "
+    snprintf(cmd, sizeof cmd, "%s run -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us -s output.plots=no -o %s/r && "
              "cp %s/r/summary.csv %s/r.csv && %s %s -s load=0.2,0.5 -o %s/r", bin(), dir, dir, dir, bin(), common, dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "single run"), "sweep into a run's directory: %s", out);
     snprintf(cmd, sizeof cmd, "cmp %s/r/summary.csv %s/r.csv && test ! -e %s/r/points", dir, dir, dir);
