@@ -5,7 +5,8 @@ packet-level model) and the VC routers (wormhole, flit-level model).
 
     python3 experiments/seed004/reproduce.py [-j 2] [--quick]
 
-Runs ./icnsim (build it first with `make`), writes results/seed004/, prints a
+Runs ./icnsim (build it first with `make`), writes results/seed004/ (--quick:
+results/seed004-quick/, since a sweep directory holds one sweep), prints a
 markdown table with our value beside the paper's in every cell, and renders
 latency-versus-throughput plots with gnuplot when it is installed."""
 import argparse, csv, os, shutil, subprocess, sys
@@ -53,6 +54,9 @@ def main():
     a = ap.parse_args()
     if not os.path.exists(os.path.join(ROOT, "icnsim")):
         sys.exit("build icnsim first: make")
+    global OUT
+    if a.quick:
+        OUT += "-quick"
     step = "0.1" if a.quick else "0.05"
     base_time = "10ms" if a.quick else "40ms"
     table = {}
@@ -105,7 +109,7 @@ def main():
             txt = open(gp).read().replace("set datafile separator ','\n", "set datafile separator ','\nset key autotitle columnhead\n")
             open(gp, "w").write(txt)
             subprocess.run(["gnuplot", os.path.basename(gp)], cwd=OUT, check=False)
-        print("\nplots: results/seed004/fig3-21.png .. fig3-26.png")
+        print("\nplots: %s/fig3-21.png .. fig3-26.png" % os.path.relpath(OUT, ROOT))
 
 
 if __name__ == "__main__":
