@@ -14,8 +14,7 @@ void transport_setup(sim_t *s, cfg_t *c, int needed)
     transport_t *t = s->tp = xcalloc(1, sizeof *t);
     t->node = xcalloc(s->nnodes, sizeof *t->node);
     for (uint32_t n = 0; n < s->nnodes; n++) t->node[n].free = t->node[n].last_f = ICN_NIL;
-    t->ring = xmalloc((size_t)s->nnodes * s->nvc * sizeof *t->ring);
-    memset(t->ring, 0xff, (size_t)s->nnodes * s->nvc * sizeof *t->ring);
+    t->ready = xcalloc((size_t)s->nnodes * s->nvc, sizeof *t->ready);
     t->queue_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
     t->max_flows = (uint32_t)cfg_int(c, K_NIC_FLOWS);
     t->cnp_size = (uint32_t)cfg_u64(c, K_CC_CNP_SIZE);
@@ -32,7 +31,8 @@ void transport_free(sim_t *s)
     if (!t) return;
     for (uint32_t f = 0; f < t->nflow_used; f++) free(t->flow[f].m);
     for (uint32_t n = 0; n < s->nnodes; n++) { free(t->node[n].ht); free(t->node[n].cq); free(t->node[n].heap); }
-    free(t->ring);
+    for (size_t i = 0; i < (size_t)s->nnodes * s->nvc; i++) free(t->ready[i].q);
+    free(t->ready);
     free(t->flow);
     free(t->node);
     free(t);
@@ -122,7 +122,7 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     fl->node = n;
     fl->dst = dst;
     fl->born = s->now;
-    fl->prev = fl->next = ICN_NIL;
+    fl->next = ICN_NIL;
     fl->vc = s->queuing->vc(s, n, dst);
     fl->cc.ccti = t->rest_ccti;
     if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(tn);
@@ -149,31 +149,20 @@ void flow_maybe_free(sim_t *s, uint32_t f)
     tn->free = f;
 }
 
-/* ---- ready flows: a ring per node and VC; throttled flows: a heap per node ---- */
+/* ---- ready flows: a queue per node and VC; throttled flows: a heap per node ---- */
 
-static void ring_add(transport_t *t, uint32_t *ring, uint32_t f)
+static void ready_push(transport_t *t, fq_t *r, uint32_t f)
 {
-    flow_t *fl = &t->flow[f];
-    fl->state = FL_READY;
-    if (*ring == ICN_NIL) { fl->prev = fl->next = f; *ring = f; return; }
-    flow_t *a = &t->flow[*ring];   /* before the cursor: served last in this round */
-    fl->next = *ring;
-    fl->prev = a->prev;
-    t->flow[a->prev].next = f;
-    a->prev = f;
+    t->flow[f].state = FL_READY;
+    if (r->n == r->cap) r->q = ring_grow(r->q, &r->head, &r->cap, sizeof *r->q);
+    r->q[(r->head + r->n++) % r->cap] = f;
 }
 
-static void ring_del(transport_t *t, uint32_t *ring, uint32_t f)
+static void ready_pop(transport_t *t, fq_t *r)
 {
-    flow_t *fl = &t->flow[f];
-    if (fl->next == f) *ring = ICN_NIL;
-    else {
-        t->flow[fl->prev].next = fl->next;
-        t->flow[fl->next].prev = fl->prev;
-        if (*ring == f) *ring = fl->next;
-    }
-    fl->prev = fl->next = ICN_NIL;
-    fl->state = FL_IDLE;
+    t->flow[r->q[r->head]].state = FL_IDLE;
+    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
+    r->n--;
 }
 
 static inline int earlier(hent_t a, hent_t b)
@@ -218,7 +207,7 @@ static uint32_t heap_pop(transport_t *t, tnode_t *tn)
 /* Whether node tn has a throttled flow that may go at `at`. */
 static inline int heap_due(const tnode_t *tn, simtime_t at) { return tn->nheap && tn->heap[0].until <= at; }
 
-/* A flow with messages goes on its VC's ring, or into the heap until its
+/* A flow with messages goes into its VC's ready queue, or into the heap until its
  * congestion control lets it send. */
 static void schedule(sim_t *s, uint32_t f)
 {
@@ -226,7 +215,7 @@ static void schedule(sim_t *s, uint32_t f)
     flow_t *fl = &t->flow[f];
     simtime_t go = t->cc ? t->cc->ready(s, f) : 0;
     if (go > s->now) heap_push(t, &t->node[fl->node], f, go);
-    else ring_add(t, &t->ring[(size_t)fl->node * s->nvc + fl->vc], f);
+    else ready_push(t, &t->ready[(size_t)fl->node * s->nvc + fl->vc], f);
 }
 
 void transport_rekey(sim_t *s, uint32_t n)
@@ -287,7 +276,7 @@ static void pull(sim_t *s, uint32_t n)
  * per generated message. Before anything reads or changes its flows, this
  * replays, in time order, the services those wake-ups would have made
  * before `until`: messages join their flows (or are dropped at a full one)
- * at their generation times, throttled flows reach their rings when their
+ * at their generation times, throttled flows reach their ready queues when their
  * delays end, so the node evolves as if it had been woken. Returns the
  * time of the next wake-up. */
 static simtime_t next_wake(const sim_t *s, const tnode_t *tn, const nic_t *c)
@@ -397,10 +386,11 @@ static void transport_service(sim_t *s, uint32_t n)
     while (heap_due(tn, s->now)) schedule(s, heap_pop(t, tn));
     if (c->busy) return;   /* the end of the transmission serves the node again */
     if (tn->cq_n && send_ctrl(s, n)) return;
-    uint32_t nvc = s->nvc, *rings = &t->ring[(size_t)n * nvc];
+    uint32_t nvc = s->nvc;
+    fq_t *ready = &t->ready[(size_t)n * nvc];
     for (uint32_t k = 0, v = tn->vc_rr; k < nvc; k++, v = v + 1 == nvc ? 0 : v + 1) {
-        uint32_t f = rings[v];
-        if (f == ICN_NIL) continue;
+        if (!ready[v].n) continue;
+        uint32_t f = ready[v].q[ready[v].head];
         flow_t *fl = &t->flow[f];
         srcmsg_t *m = fl->cap ? &fl->m[fl->head] : &fl->one;
         uint32_t size = next_pkt_size(s, m->left);
@@ -424,8 +414,7 @@ static void transport_service(sim_t *s, uint32_t n)
             fl->n--;
         }
         if (t->cc) t->cc->sent(s, f, size);
-        rings[v] = fl->next;   /* round-robin among the VC's flows */
-        ring_del(t, &rings[v], f);
+        ready_pop(t, &ready[v]);   /* round-robin among the VC's flows */
         if (fl->n) schedule(s, f);
         else flow_maybe_free(s, f);
         tn->vc_rr = v + 1 == nvc ? 0 : v + 1;

@@ -42,9 +42,9 @@ typedef struct cca {
  * costs no miss beyond the record's. */
 typedef struct flow {
     uint32_t node, dst;       /* node = ICN_NIL: a free record */
-    uint32_t prev, next;      /* ring of ready flows of its node and VC (ICN_NIL: not on it) */
+    uint32_t next;            /* a free record: the next free one of its node */
     uint32_t head, n, cap;    /* send queue: n messages from m[head], or `one` while cap = 0 */
-    uint8_t state;            /* FL_IDLE (no message), FL_READY (on a ring), FL_THROTTLED (in the heap) */
+    uint8_t state;            /* FL_IDLE (no message), FL_READY (in its ready queue), FL_THROTTLED (in the heap) */
     uint8_t vc;               /* the VC (and SL) the queuing scheme gives the flow at injection */
     srcmsg_t *m;
     cca_t cc;                 /* used when congestion control is per flow */
@@ -52,6 +52,10 @@ typedef struct flow {
     srcmsg_t one;
     uint64_t tx_bytes, rx_bytes;   /* sent, and delivered in the measurement window */
 } flow_t;
+
+/* The ready flows of a node and VC, served in turn: the head sends a packet
+ * and, if it has more, goes to the tail (round-robin). */
+typedef struct fq { uint32_t *q; uint32_t head, n, cap; } fq_t;
 
 /* A throttled flow in its node's heap, keyed by the time it may send. */
 typedef struct hent { simtime_t until; uint32_t f; } hent_t;
@@ -114,7 +118,7 @@ typedef struct transport {
     uint32_t nflow_cap, nflow_used, flows_live;   /* records allocated, ever used (the rest unset), live */
     uint32_t flows_peak;      /* the most flows one node held at once */
     tnode_t *node;            /* [nnodes] */
-    uint32_t *ring;           /* [node * nvc + vc]: a ready flow of that ring (the next to serve), or ICN_NIL */
+    fq_t *ready;              /* [node * nvc + vc] */
     uint32_t queue_limit;     /* messages a send queue holds (0 = unbounded) */
     uint32_t max_flows;       /* flows a node keeps at once (nic.flows) */
     uint32_t cnp_size;        /* bytes of a CNP on the wire */
