@@ -27,7 +27,7 @@ STEPS = [
     ("experiments/seed004/reproduce.py", ["--table"]),       # docs/seed004-bubble.md, block seed004
     ("experiments/ibcc/victim.py", ["--table"]),             # docs/ibcc-victim.md, blocks ibcc-victim
     ("experiments/ibcc/parkinglot.py", ["--table"]),         # docs/ibcc-parking-lot.md, block ibcc-parkinglot
-    ("experiments/ibcc/fattree648.py", ["--table"]),         # docs/ibcc-fattree648.md, block ibcc-fattree648
+    ("experiments/ibcc/fattree648.py", ["--table"]),         # docs/ibcc-fattree648.md
     ("experiments/ibcc/moving.py", ["--table"]),             # docs/ibcc-moving-hotspots.md, block ibcc-moving
     ("experiments/ibcc/schemes.py", ["--table"]),            # docs/ibcc-schemes-432.md, block ibcc-schemes
     ("experiments/ibcc/seed001.py", ["--table"]),            # docs/ibcc-seed001-torus.md, block ibcc-seed001

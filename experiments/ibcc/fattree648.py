@@ -9,7 +9,7 @@ move; icnsim's scenarios here keep their hot-spots in place for the run.
   python3 experiments/ibcc/fattree648.py [-j 2] [--bin ./icnsim]
   python3 experiments/ibcc/fattree648.py --table"""
 import csv, os, sys
-from common import ROOT, HERE, block, sweep, keep, write_doc, main
+from common import ROOT, HERE, sweep, keep, write_doc, main
 
 RAW = os.path.join(HERE, "results", "fattree648.csv")
 DOC = os.path.join(ROOT, "docs", "ibcc-fattree648.md")
@@ -43,7 +43,6 @@ def table():
     text = "\n".join(lines) + "\n"
     write_doc(DOC, text)
     sys.stdout.write(text)
-    block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "ibcc-fattree648", "\n".join(lines[4:]) + "\n")
 
 
 if __name__ == "__main__":
