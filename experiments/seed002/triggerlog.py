@@ -57,7 +57,7 @@ def main():
     ap.add_argument("--bin", default=DEFAULT_BIN)
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "seed002-triggerlog"))
     ap.add_argument("--summarize", nargs="+", metavar="LOG")
-    ap.add_argument("--docs", action="store_true", help="the kept logs' summaries into docs/REPRODUCING.md")
+    ap.add_argument("--docs", action="store_true", help="the kept logs' summaries into docs/seed002-triggerlog.md")
     args = ap.parse_args()
     if args.docs:
         import glob
