@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (script, arguments): each writes the pages and blocks named in its docstring
 STEPS = [
     ("experiments/seed000/fig7.py", ["--table"]),            # docs/seed000-fig7.md, block seed000-fig7
-    ("experiments/seed000/figs.py", ["--table"]),            # docs/seed000-figs.md
+    ("experiments/seed000/figs.py", ["--table"]),            # docs/seed000-figs.md, block seed000-figs
     ("experiments/seed001/seed001.py", ["--table"]),         # docs/seed001-drb.md, block seed001
     ("experiments/seed002/tables.py", ["--docs"]),           # docs/seed002-*.md, block seed002
     ("experiments/seed002/triggerlog.py", ["--docs"]),       # docs/seed002-triggerlog.md
