@@ -6,6 +6,7 @@
 #   make golden   compare short runs' result digests with tests/golden/digests.txt
 #                 (make golden-update rewrites them: commit with a reason)
 #   make fuzz     AFL++ on the configuration parser and set-up (tests/fuzz/run.sh)
+#   make MPI=1    build-mpi/icnsim: sweeps over MPI ranks (needs mpicc)
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?=
@@ -37,7 +38,16 @@ else
 BUILD   := build
 endif
 
-SRC      := $(shell find src -name '*.c' | sort)
+# make MPI=1: sweeps over the ranks of an MPI job (mpirun -np N build-mpi/icnsim
+# sweep ..., docs/CLUSTER.md), built with mpicc (Debian: openmpi-bin
+# libopenmpi-dev). Only this build compiles src/mpi/; any other needs no MPI.
+ifeq ($(MPI),1)
+CC      := mpicc
+BUILD   := $(BUILD)-mpi
+BASE    += -DICN_MPI
+endif
+
+SRC      := $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort) $(if $(filter 1,$(MPI)),$(sort $(wildcard src/mpi/*.c)))
 LIBSRC   := $(filter-out src/cli/main.c,$(SRC))
 TESTSRC  := $(sort $(wildcard tests/*.c))
 LIBOBJ   := $(LIBSRC:%.c=$(BUILD)/%.o)
@@ -90,7 +100,7 @@ docs-results: icnsim
 	python3 experiments/docs.py
 
 clean:
-	rm -rf build build-san build-native build-fuzz icnsim
+	rm -rf build build-san build-native build-fuzz build-mpi build-san-mpi build-native-mpi icnsim
 
 -include $(LIBOBJ:.o=.d) $(MAINOBJ:.o=.d) $(TESTOBJ:.o=.d)
 

@@ -7,6 +7,7 @@
 #include "../src/cc/cct.h"
 #include "../src/transport/transport.h"
 #include "../src/core/util.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,7 +57,7 @@ static void run_contrib(const char *const *sets, double *victim, double *hot, do
     *hot = rx(&s, HOT);
     double mn = 1, mx = 0;   /* per-contributor share of the hot-spot, nodes 1..3 */
     if (s.tp)
-        for (uint32_t f = 0; f < s.tp->nflow_cap; f++) {
+        for (uint32_t f = 0; f < s.tp->nflow_used; f++) {
             const flow_t *fl = &s.tp->flow[f];
             if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
             double x = (double)fl->rx_bytes * 8.0 / (s.link_bps * (double)(s.stop - s.warmup) * 1e-12);
@@ -97,7 +98,7 @@ TEST(cc_becn_rate_balances_the_timer)
     sim_t s;
     run_contrib((const char *[]){ "cc.mode=iba", NULL }, &v, &h, &share, &s);
     simtime_t T = s.now;
-    for (uint32_t f = 0; f < s.tp->nflow_cap; f++) {
+    for (uint32_t f = 0; f < s.tp->nflow_used; f++) {
         const flow_t *fl = &s.tp->flow[f];
         if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
         double inc = (double)fl->cc.becns * s.cc->increase, dec = (double)T / (double)s.cc->timer;
@@ -188,11 +189,11 @@ TEST(cc_congestion_state_has_hysteresis)
         /* 0: enter; 1: just below enter; 2: just at leave; 3: just below leave */
         uint32_t q = steps[i].queued == 0 ? cc->enter_bytes : steps[i].queued == 1 ? cc->enter_bytes - 1
                      : steps[i].queued == 2 ? cc->leave_bytes : cc->leave_bytes - 1;
-        cc->occ[b] = q;
+        cc->pvl[b].occ = q;
         cc_on_forward(&s, go, id, 1);
-        CHECK(cc->congested[b] == steps[i].congested, "step %zu: %u bytes queued, congested %d, want %d", i, q,
-              cc->congested[b], steps[i].congested);
-        CHECK(cc->occ[b] == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
+        CHECK(cc->pvl[b].congested == steps[i].congested, "step %zu: %u bytes queued, congested %d, want %d", i, q,
+              cc->pvl[b].congested, steps[i].congested);
+        CHECK(cc->pvl[b].occ == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
     }
     pkt_release(&s, id);
     sim_free(&s);
@@ -325,6 +326,7 @@ TEST(cc_bad_input_is_refused)
         { "-s cc.mode=iba -s cc.max_delay=1us -s cc.cct=simula-llnl", "cc.max_delay" },
         { "-s cc.mode=iba -s routing.when=head", "routing.when" },
         { "-s cc.mode=iba -s queuing.scheme=voqnet", "VOQnet" },
+        { "-s views.cc=yes", "set cc.mode = iba" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us %s", bin(), bad[i].args);
@@ -350,4 +352,71 @@ TEST(cc_bad_input_is_refused)
         CHECK(rc == 2 && strstr(out, files[i].needle) && strstr(out, "/tmp/icnsim-cct.txt"), "CCT file %zu: status %d: %s", i, rc, out);
     }
     unlink("/tmp/icnsim-cct.txt");
+}
+
+/* views.cc agrees with the totals it breaks down: per sample, the nodes'
+ * throttled sources add up to cc-timeseries.csv's; per switch output VL,
+ * the per-interval congested fractions add up to cc-ports.csv's. */
+TEST(cc_view_over_time_adds_up_to_the_totals)
+{
+    char dir[128], cmd[1024], out[4096], path[256];
+    test_tmpdir(dir, sizeof dir, "ccview");
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed002/hs10-1-dmodk-432.ini -q -o %s/r -s output.plots=no -s cc.mode=iba "
+             "-s views.cc=yes -s time.warmup=20us -s time.measure=100us -s time.interval=10us", bin(), dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "run failed: %s", out);
+    enum { NB = 12 };   /* samples at 10, 20, ..., 120 us */
+    double thr[NB] = { 0 }, want[NB] = { 0 }, t, x;
+    unsigned node, n, sw, port, vl, rows = 0;
+    char state[16];
+    snprintf(path, sizeof path, "%s/r/cc-nodes.csv", dir);
+    FILE *f = fopen(path, "r");
+    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    if (!f) return;
+    while (fscanf(f, "%lf,%u,%u,%lf\n", &t, &node, &n, &x) == 4) {
+        int b = (int)(t / 10 + 0.5) - 1;
+        CHECK(b >= 0 && b < NB && n > 0 && x > 0, "cc-nodes.csv row %u: t %g, %u sources, mean %g", rows, t, n, x);
+        if (b >= 0 && b < NB) thr[b] += n;
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows > 0, "no node was throttled");
+    snprintf(path, sizeof path, "%s/r/cc-timeseries.csv", dir);
+    f = fopen(path, "r");
+    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    if (!f) return;
+    while (fscanf(f, "%lf,%u,%*[^\n]\n", &t, &n) == 2) {
+        int b = (int)(t / 10 + 0.5) - 1;
+        if (b >= 0 && b < NB) want[b] = n;
+    }
+    fclose(f);
+    for (int b = 0; b < NB; b++) CHECK(thr[b] == want[b], "sample %d: nodes add up to %g sources, the total is %g", b, thr[b], want[b]);
+    /* per port VL: the sum of the intervals' fractions x 10 us against the run's fraction x 120 us */
+    static double sum[4096][2];
+    memset(sum, 0, sizeof sum);
+    snprintf(path, sizeof path, "%s/r/cc-port-state.csv", dir);
+    f = fopen(path, "r");
+    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    if (!f) return;
+    rows = 0;
+    while (fscanf(f, "%lf,%u,%u,%u,%lf,%15[a-z]\n", &t, &sw, &port, &vl, &x, state) == 6) {
+        CHECK(sw * 16 + port < 4096 && vl < 2 && x >= 0 && x <= 1 && (!strcmp(state, "root") || !strcmp(state, "victim") ||
+              !strcmp(state, "none")), "cc-port-state.csv row %u", rows);
+        if (sw * 16 + port < 4096 && vl < 2) sum[sw * 16 + port][vl] += x * 10;
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows > 0, "no port was congested");
+    snprintf(path, sizeof path, "%s/r/cc-ports.csv", dir);
+    f = fopen(path, "r");
+    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    if (!f) return;
+    unsigned checked = 0;
+    while (fscanf(f, "%u,%u,%u,%*u,%lf,%*u\n", &sw, &port, &vl, &x) == 4) {
+        if (sw * 16 + port >= 4096 || vl >= 2) continue;
+        CHECK(fabs(sum[sw * 16 + port][vl] - x * 120) < 0.01, "switch %u port %u: intervals add up to %.4f us congested, "
+              "the run's fraction gives %.4f us", sw, port, sum[sw * 16 + port][vl], x * 120);
+        checked++;
+    }
+    fclose(f);
+    CHECK(checked > 0, "cc-ports.csv lists no congested port");
 }

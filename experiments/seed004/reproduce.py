@@ -6,12 +6,13 @@ packet-level model) and the VC routers (wormhole, flit-level model).
     python3 experiments/seed004/reproduce.py [-j 2] [--quick]
     python3 experiments/seed004/reproduce.py --table
 
-Runs ./icnsim (build it first with `make`), writes results/seed004/, keeps
-the compact results in experiments/seed004/results/tables.csv (not with
---quick, whose shorter runs are a smoke test), generates
-docs/seed004-bubble.md and the seed004 block of docs/REPRODUCING.md from that
-CSV (--table does only this, without running anything), and renders
-latency-versus-throughput plots with gnuplot when it is installed.
+Runs ./icnsim (build it first with `make`), writes results/seed004/ (--quick:
+results/seed004-quick/, since a sweep directory holds one sweep), keeps the
+compact results in experiments/seed004/results/tables.csv (not with --quick,
+whose shorter runs are a smoke test), generates docs/seed004-bubble.md and the
+seed004 block of docs/REPRODUCING.md from that CSV (--table does only this,
+without running anything), and renders latency-versus-throughput plots with
+gnuplot when it is installed.
 
 Latency is per message (generation of a message to delivery of its last
 packet, source queue included); the thesis reports it per packet."""
@@ -153,6 +154,9 @@ def main():
         return
     if not os.path.exists(os.path.join(ROOT, "icnsim")):
         sys.exit("build icnsim first: make")
+    global OUT
+    if a.quick:
+        OUT += "-quick"
     step = "0.1" if a.quick else "0.05"
     base_time = "10ms" if a.quick else "40ms"
     res = {}
@@ -211,7 +215,7 @@ def main():
             txt = open(gp).read().replace("set datafile separator ','\n", "set datafile separator ','\nset key autotitle columnhead\n")
             open(gp, "w").write(txt)
             subprocess.run(["gnuplot", os.path.basename(gp)], cwd=OUT, check=False)
-        print("\nplots: results/seed004/fig3-21.png .. fig3-26.png")
+        print("\nplots: %s/fig3-21.png .. fig3-26.png" % os.path.relpath(OUT, ROOT))
     if not a.quick:
         table()
 

@@ -43,7 +43,10 @@ static int64_t key_or(cfg_t *c, key_id k, int64_t preset)
 void cc_setup(sim_t *s, cfg_t *c)
 {
     const char *mode = cfg_str(c, K_CC_MODE);
-    if (!strcmp(mode, "off")) return;
+    if (!strcmp(mode, "off")) {
+        if (cfg_int(c, K_VIEWS_CC)) cfg_fail(c, K_VIEWS_CC, "shows IBA congestion control over time: set cc.mode = iba");
+        return;
+    }
     if (strcmp(mode, "iba")) cfg_fail(c, K_CC_MODE, "must be off or iba");
     if (s->flit_mode) cfg_fail(c, K_CC_MODE, "IBA congestion control is modelled by the packet-level switch (switch.model = packet)");
     if (s->vn) cfg_fail(c, K_CC_MODE, "IBA congestion control needs per-VL buffers; VOQnet splits them per destination");
@@ -57,13 +60,9 @@ void cc_setup(sim_t *s, cfg_t *c)
     if (!p) cfg_fail(c, K_CC_PRESET, "unknown preset (opa or simula-llnl)");
     cc_t *cc = s->cc = xcalloc(1, sizeof *cc);
     size_t nb = (size_t)s->nports * s->nvc;
-    cc->occ = xcalloc(nb, sizeof *cc->occ);
-    cc->congested = xcalloc(nb, 1);
-    cc->since_mark = xcalloc(nb, sizeof *cc->since_mark);
+    cc->pvl = xcalloc(nb, sizeof *cc->pvl);
     cc->port_marks = xcalloc(s->nports, sizeof *cc->port_marks);
     cc->port_victim_fwd = xcalloc(s->nports, sizeof *cc->port_victim_fwd);
-    cc->port_cong_time = xcalloc(nb, sizeof *cc->port_cong_time);
-    cc->cong_since = xcalloc(nb, sizeof *cc->cong_since);
 
     uint32_t t = (uint32_t)key_or(c, K_CC_THRESHOLD, p->threshold);
     uint64_t h = cfg_is_set(c, K_CC_HYSTERESIS) ? cfg_u64(c, K_CC_HYSTERESIS) : 0;
@@ -92,6 +91,9 @@ void cc_setup(sim_t *s, cfg_t *c)
         cc->sl_cca = xcalloc((size_t)s->nnodes * CC_NSL, sizeof *cc->sl_cca);
         for (size_t i = 0; i < (size_t)s->nnodes * CC_NSL; i++) cc->sl_cca[i].ccti = (uint16_t)cc->ccti_min;
     }
+    cc->node_thr = xcalloc(s->nnodes, sizeof *cc->node_thr);
+    cc->node_sum = xcalloc(s->nnodes, sizeof *cc->node_sum);
+    cc_view_setup(s, c);
     s->hooks.queued = cc_on_queued;
     s->hooks.forward = cc_on_forward;
 }
@@ -121,8 +123,8 @@ void cc_free(sim_t *s)
 {
     cc_t *cc = s->cc;
     if (!cc) return;
-    free(cc->occ); free(cc->congested); free(cc->since_mark); free(cc->port_marks); free(cc->port_victim_fwd);
-    free(cc->port_cong_time); free(cc->cong_since); free(cc->sl_cca);
+    free(cc->pvl); free(cc->port_marks); free(cc->port_victim_fwd); free(cc->sl_cca); free(cc->node_thr); free(cc->node_sum);
+    cc_view_free(cc);
     free(cc->ts_throttled); free(cc->ts_max); free(cc->ts_mean); free(cc->ts_marked); free(cc->ts_becns);
     free(cc);
     s->cc = NULL;
@@ -133,16 +135,17 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     cc_t *cc = s->cc;
     packet_t *p = &s->pkt[id];
     uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
-    uint32_t q = cc->occ[b];   /* queued for this port VL, this packet included */
-    cc->occ[b] = q - occ;
+    cc_pvl_t *v = &cc->pvl[b];
+    uint32_t q = v->occ;   /* queued for this port VL, this packet included */
+    v->occ = q - occ;
     if (!cc->enter_bytes) return;
-    if (!cc->congested[b]) {
+    if (!v->congested) {
         if (q < cc->enter_bytes) return;
-        cc->congested[b] = 1;
-        cc->cong_since[b] = s->now;
+        v->congested = 1;
+        v->since = s->now;
     } else if (q < cc->leave_bytes) {
-        cc->congested[b] = 0;
-        cc->port_cong_time[b] += s->now - cc->cong_since[b];
+        v->congested = 0;
+        v->cong_time += s->now - v->since;
         return;
     }
     /* Root or victim: whether the next hop can take another full packet once
@@ -152,8 +155,8 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     if (p->kind != PK_DATA || (p->flags & PKT_FECN) || p->size < cc->min_size || !waited) return;
     if (victim && !cc->victim_marks) return;
     cc->eligible_congested++;
-    if (cc->since_mark[b]++ < cc->marking_rate) return;
-    cc->since_mark[b] = 0;
+    if (v->since_mark++ < cc->marking_rate) return;
+    v->since_mark = 0;
     p->flags |= PKT_FECN;
     cc->marked++;
     cc->port_marks[go]++;
@@ -168,10 +171,10 @@ cca_t *cc_state(sim_t *s, uint32_t f)
 
 /* A source's index moves from `from` to `to`: keep the per-index counts of
  * the sources above CCTI_Min (those throttled beyond their rest). */
-static void ccti_move(cc_t *cc, uint32_t from, uint32_t to)
+static void ccti_move(cc_t *cc, uint32_t n, uint32_t from, uint32_t to)
 {
-    if (from > cc->ccti_min) { cc->ccti_count[from]--; cc->ccti_sum -= from; }
-    if (to > cc->ccti_min) { cc->ccti_count[to]++; cc->ccti_sum += to; }
+    if (from > cc->ccti_min) { cc->ccti_count[from]--; cc->ccti_sum -= from; cc->node_thr[n]--; cc->node_sum[n] -= from; }
+    if (to > cc->ccti_min) { cc->ccti_count[to]++; cc->ccti_sum += to; cc->node_thr[n]++; cc->node_sum[n] += to; }
 }
 
 void cc_on_sample(sim_t *s, uint32_t k)
@@ -197,6 +200,7 @@ void cc_on_sample(sim_t *s, uint32_t k)
     cc->ts_marked[k - 1] = cc->marked;
     cc->ts_becns[k - 1] = cc->becns;
     cc->nsampled = k;
+    if (cc->view) cc_view_sample(s, k);
 }
 
 static void arm(sim_t *s, cca_t *a, uint32_t n, uint32_t idx)
@@ -221,7 +225,7 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path)
     cc->becns++;
     a->becns++;
     uint32_t i = a->ccti + cc->increase;
-    ccti_move(cc, a->ccti, i < cc->ccti_limit ? i : cc->ccti_limit);
+    ccti_move(cc, n, a->ccti, i < cc->ccti_limit ? i : cc->ccti_limit);
     a->ccti = (uint16_t)(i < cc->ccti_limit ? i : cc->ccti_limit);
     if (!a->timer_on && a->ccti > cc->ccti_min) arm(s, a, n, idx);
 }
@@ -233,7 +237,7 @@ void cc_timer(sim_t *s, uint32_t n, uint32_t idx)
     cca_t *a = idx & CC_SL_BIT ? &cc->sl_cca[(size_t)n * CC_NSL + (idx & (CC_NSL - 1))] : &s->tp->flow[idx].cc;
     cc->timer_expiries++;
     a->timer_on = 0;
-    if (a->ccti > cc->ccti_min) { ccti_move(cc, a->ccti, a->ccti - 1u); a->ccti--; }
+    if (a->ccti > cc->ccti_min) { ccti_move(cc, n, a->ccti, a->ccti - 1u); a->ccti--; }
     if (a->ccti > cc->ccti_min) arm(s, a, n, idx);
     else if (!(idx & CC_SL_BIT)) flow_maybe_free(s, idx);
     transport_rekey(s, n);   /* a shorter delay may let a waiting flow go sooner */

@@ -35,14 +35,25 @@
 
 enum { CC_NSL = 16, CC_MAX_CCT = 896 };
 
+typedef struct cc_view cc_view_t;   /* views.cc (view.c) */
+
+/* A switch output VL's congestion state, in one record: a forwarded packet
+ * reads and updates all of it. */
+typedef struct cc_pvl {
+    uint32_t occ;             /* bytes queued in the switch for this output VL */
+    uint16_t since_mark;      /* eligible packets since the last mark */
+    uint8_t congested;
+    uint8_t pad_;
+    simtime_t since;          /* congested since */
+    uint64_t cong_time;       /* time spent congested before `since` (ps) */
+} cc_pvl_t;
+
 typedef struct cc {
     /* switch side */
     uint32_t enter_bytes, leave_bytes;   /* congestion state thresholds (enter 0: never marks) */
     uint32_t marking_rate, min_size;
     int victim_marks;
-    uint32_t *occ;            /* [port * nvc + vc]: bytes queued in the switch for that output VL */
-    uint8_t *congested;       /* [port * nvc + vc] */
-    uint16_t *since_mark;     /* [port * nvc + vc]: eligible packets since the last mark */
+    cc_pvl_t *pvl;            /* [port * nvc + vc] */
     /* channel adapter side */
     int per_sl;
     uint32_t increase, ccti_min, ccti_limit;
@@ -54,13 +65,14 @@ typedef struct cc {
     /* statistics */
     uint64_t marked, eligible_congested, becns, timer_expiries;
     uint64_t *port_marks;     /* [port]: FECNs set on packets leaving it */
-    uint64_t *port_cong_time; /* [port * nvc + vc]: time spent congested (ps) */
-    simtime_t *cong_since;    /* [port * nvc + vc] */
     uint64_t *port_victim_fwd;/* [port]: packets forwarded while a congested victim */
     /* over time: sources per CCT index (index 0 not counted), and per sample
      * [bin]: throttled sources, their mean and largest index, marks, BECNs */
     uint32_t ccti_count[CC_MAX_CCT];
     uint64_t ccti_sum;
+    uint32_t *node_thr;       /* [node]: its sources above CCTI_Min */
+    uint64_t *node_sum;       /* [node]: the sum of their indices */
+    cc_view_t *view;          /* views.cc, or NULL */
     uint32_t nbins, nsampled;
     uint32_t *ts_throttled, *ts_max;
     float *ts_mean;
@@ -78,7 +90,7 @@ void cc_attach(sim_t *s);
 static inline void cc_on_queued(sim_t *s, uint32_t go, uint8_t vc, uint32_t bytes)
 {
     cc_t *cc = s->cc;
-    cc->occ[go * s->nvc + vc] += bytes;
+    cc->pvl[go * s->nvc + vc].occ += bytes;
 }
 /* The packet leaves through output go (before it takes its credits): update
  * the port VL's state and mark it if eligible. */
@@ -95,6 +107,18 @@ void cc_timer(sim_t *s, uint32_t n, uint32_t idx);
 void cc_on_sample(sim_t *s, uint32_t k);
 /* Write cc.csv, cc-ports.csv, flows.csv and cc-timeseries.csv into dir (nothing if CC is off). */
 void cc_write(const sim_t *s, const char *dir);
+/* views.cc (view.c): set-up, a sample, the files (and cc-timeseries.gp for
+ * any CC run), teardown. */
+void cc_view_setup(sim_t *s, cfg_t *c);
+void cc_view_sample(sim_t *s, uint32_t k);
+void cc_view_write(const sim_t *s, const char *dir, const char *title, int render);
+void cc_view_free(cc_t *cc);
+/* Time switch output VL b has been congested, up to now. */
+static inline uint64_t cc_cong_time(const sim_t *s, size_t b)
+{
+    const cc_pvl_t *v = &s->cc->pvl[b];
+    return v->cong_time + (v->congested ? s->now - v->since : 0);
+}
 /* Warnings for parameters that cannot hold a fair share (marking capacity). */
 void cc_sanity(const sim_t *s, uint32_t contributors);
 

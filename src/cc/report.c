@@ -9,11 +9,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-static int by_pair(const void *a, const void *b, void *arg)
+static int by_dst(const void *a, const void *b)
 {
-    const flow_t *x = &((const transport_t *)arg)->flow[*(const uint32_t *)a];
-    const flow_t *y = &((const transport_t *)arg)->flow[*(const uint32_t *)b];
-    if (x->node != y->node) return x->node < y->node ? -1 : 1;
+    const htent_t *x = a, *y = b;
     return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
@@ -37,7 +35,7 @@ void cc_write(const sim_t *s, const char *dir)
             uint32_t go = s->sw[w].port0 + p;
             for (uint32_t v = 0; v < s->nvc; v++) {
                 size_t b = (size_t)go * s->nvc + v;
-                uint64_t ct = cc->port_cong_time[b] + (cc->congested[b] ? s->now - cc->cong_since[b] : 0);
+                uint64_t ct = cc_cong_time(s, b);
                 if (!ct && !cc->port_marks[go] && !cc->port_victim_fwd[go]) continue;
                 fprintf(f, "%u,%u,%u,%" PRIu64 ",%.6f,%" PRIu64 "\n", w, p, v, v ? 0 : cc->port_marks[go], frac(s, ct),
                         v ? 0 : cc->port_victim_fwd[go]);
@@ -55,17 +53,25 @@ void cc_write(const sim_t *s, const char *dir)
     f = out_open(&o, dir, "flows.csv");
     fputs("src,dst,vl,tx_bytes,rx_bytes_window,rx_share_of_link,becns,ccti,queued_messages\n", f);
     double span = (double)(s->stop > s->warmup ? s->stop - s->warmup : 0) * 1e-12;
-    /* by source and destination: ids depend on when nodes were served */
-    uint32_t *ids = xmalloc(((size_t)t->flows_live + 1) * sizeof *ids), nid = 0;
-    for (uint32_t i = 0; i < t->nflow_used; i++)
-        if (t->flow[i].node != ICN_NIL) ids[nid++] = i;
-    qsort_r(ids, nid, sizeof *ids, by_pair, (void *)t);
-    for (uint32_t k = 0; k < nid; k++) {
-        const flow_t *fl = &t->flow[ids[k]];
-        const cca_t *a = cc->per_sl ? &cc->sl_cca[(size_t)fl->node * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
-        fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes, fl->rx_bytes,
-                span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
+    /* by source, then destination (ids depend on when nodes were served):
+     * each node's flow table, sorted */
+    uint32_t most = 0;
+    for (uint32_t n = 0; n < s->nnodes; n++)
+        if (t->node[n].nflows > most) most = t->node[n].nflows;
+    htent_t *e = xmalloc(((size_t)most + 1) * sizeof *e);
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        const tnode_t *tn = &t->node[n];
+        uint32_t ne = 0;
+        for (uint32_t i = 0; i < tn->htcap; i++)
+            if (tn->ht[i].f != ICN_NIL) e[ne++] = tn->ht[i];
+        qsort(e, ne, sizeof *e, by_dst);
+        for (uint32_t k = 0; k < ne; k++) {
+            const flow_t *fl = &t->flow[e[k].f];
+            const cca_t *a = cc->per_sl ? &cc->sl_cca[(size_t)n * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
+            fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes,
+                    fl->rx_bytes, span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
+        }
     }
-    free(ids);
+    free(e);
     out_close(&o);
 }

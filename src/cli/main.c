@@ -1,5 +1,6 @@
 /* icnsim command line. */
 #include "run.h"
+#include "sweep.h"
 #include "../core/util.h"
 #include "../net/policy.h"
 #include <stdlib.h>
@@ -17,7 +18,9 @@ static void usage(FILE *f)
           "      one simulation; without FILE the embedded default (432-node RLFT, HS10-1)\n"
           "  icnsim sweep [FILE.ini] [-s key=a:step:b | -s key=v1,v2,...]... [-j N] [-o DIR] [-q] [--shard I/N]\n"
           "      every combination of the swept values, on N local worker processes;\n"
-          "      points already computed in DIR with the same configuration are reused\n"
+          "      points already computed in DIR with the same configuration are reused;\n"
+          "      in an MPI build (make MPI=1), mpirun -np N icnsim sweep ... shares the points\n"
+          "      among the MPI ranks instead (docs/CLUSTER.md)\n"
           "  icnsim keys [--markdown]      every configuration key, its default and meaning\n"
           "  icnsim --list                 every topology, routing, queuing scheme, allocator,\n"
           "                                injection process, pattern and scenario\n"
@@ -89,6 +92,32 @@ static int dup_sets(char **sets, int nsets)
     return 0;
 }
 
+/* Started as several processes of an MPI job (mpirun -np N): only a sweep
+ * in an MPI build can share its points among them; anything else would run
+ * the same work N times into the same directory. */
+static int mpi_refused(int sweep, int jobs)
+{
+    const char *var;
+    long np = mpi_job_size(&var);
+    if (np < 2) return 0;
+    char why[400];
+#ifdef ICN_MPI
+    if (!sweep) snprintf(why, sizeof why, "icnsim run is one simulation: use icnsim sweep under mpirun");
+    else if (jobs != 1) snprintf(why, sizeof why, "-j %d asks for local workers: under mpirun each rank computes one point "
+                                                  "at a time; start more ranks instead (mpirun -np N)", jobs);
+    else return 0;
+#else
+    (void)sweep;
+    (void)jobs;
+    snprintf(why, sizeof why, "this icnsim was built without MPI: build it with `make MPI=1` (docs/CLUSTER.md), or run "
+                              "the sweep without mpirun on local workers (-j N)");
+#endif
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");   /* every rank refuses; one says why */
+    if (!r) r = getenv("PMI_RANK");
+    if (!r || !strcmp(r, "0")) fprintf(stderr, "icnsim: started as %ld MPI processes (%s=%ld), but %s\n", np, var, np, why);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     /* Past a file size limit, writes fail with EFBIG and are reported with
@@ -97,7 +126,11 @@ int main(int argc, char **argv)
     if (argc < 2) { usage(stderr); return EXIT_CONFIG; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
+#ifdef ICN_MPI
+    if (!strcmp(cmd, "--version")) { puts("icnsim " ICNSIM_VERSION " (MPI)"); return 0; }
+#else
     if (!strcmp(cmd, "--version")) { puts("icnsim " ICNSIM_VERSION); return 0; }
+#endif
     if (!strcmp(cmd, "--list") || !strcmp(cmd, "list")) { registry_list(stdout); return 0; }
     if (!strcmp(cmd, "--default-config")) { fputs(default_ini, stdout); return 0; }
     if (!strcmp(cmd, "keys")) { keys_doc(argc > 2 && !strcmp(argv[2], "--markdown")); return 0; }
@@ -142,6 +175,7 @@ int main(int argc, char **argv)
     if (dup_sets(sets, nsets)) return EXIT_CONFIG;
     if (!sweep && jobs != 1) { fprintf(stderr, "icnsim: -j applies to sweeps; use icnsim sweep\n"); return EXIT_CONFIG; }
     if (!sweep && nshards) { fprintf(stderr, "icnsim: --shard applies to sweeps; use icnsim sweep\n"); return EXIT_CONFIG; }
+    if (mpi_refused(sweep, jobs)) return EXIT_CONFIG;
     cfg_t c;
     cfg_init(&c);
     if (file) cfg_load_file(&c, file);

@@ -128,6 +128,7 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     }
     views_write(&s, dir, c->name, plots);
     cc_write(&s, dir);
+    cc_view_write(&s, dir, c->name, plots);
     mp_write(&s, dir, plots);
     wl_write(&s, dir);
     p = join(dir, "nodes.csv"); write_nodes(&s, p); free(p);

@@ -1,12 +1,15 @@
 /* Sweeps: the cartesian product of swept -s values, run on local worker
- * processes. Each point writes into <out>/points/NNNN/; a point whose
+ * processes or, in an MPI build started by mpirun, on the ranks of the MPI
+ * job (src/mpi/). Each point writes into <out>/points/NNNN/; a point whose
  * directory already holds results for the same effective configuration is
  * skipped, so an interrupted sweep resumes where it stopped. The merged
- * summary.csv lists points in sweep order, whatever the number of workers. */
+ * summary.csv lists points in sweep order, whatever ran them. */
 #include "run.h"
+#include "sweep.h"
 #include "../core/util.h"
 #include "../stats/plot.h"
 #include "../stats/outfile.h"
+#include <dirent.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <math.h>
@@ -173,40 +176,47 @@ static char *realign_row(char *txt, char **cur, int ncur)
  * configuration as c. Keys are compared one by one, so that a key added by a
  * later version of icnsim, absent from old and left at its default (which by
  * convention keeps the old behaviour), does not force a recomputation; a key
- * old has and this version does not know does. */
-static int same_config(const char *old, const cfg_t *c)
+ * old has and this version does not know does. The first difference goes
+ * into why (n bytes). */
+static int same_config(const char *old, const cfg_t *c, char *why, size_t n)
 {
     int seen[K__COUNT] = { 0 };
     char sect[64] = "", line[4200];
     for (const char *p = old; *p;) {
-        size_t n = strcspn(p, "\n");
-        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
-        p += n + (p[n] == '\n');
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        p += len + (p[len] == '\n');
         if (!line[0] || line[0] == '#') continue;
         if (line[0] == '[') {
             snprintf(sect, sizeof sect, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
             continue;
         }
         char *eq = strstr(line, " = ");
-        if (!eq) return 0;
+        if (!eq) { snprintf(why, n, "a line this icnsim does not write: '%.80s'", line); return 0; }
         *eq = 0;
         char name[200];
         snprintf(name, sizeof name, "%s%s%s", sect, sect[0] ? "." : "", line);
         int k = 0;
         while (k < K__COUNT && strcmp(icn_keys[k].name, name)) k++;
-        if (k == K__COUNT || strcmp(c->val[k].text, eq + 3)) return 0;
+        if (k == K__COUNT) { snprintf(why, n, "%s, a key this icnsim does not know", name); return 0; }
+        if (strcmp(c->val[k].text, eq + 3)) {
+            snprintf(why, n, "%s = %.100s there, %.100s in this sweep", name, eq + 3, c->val[k].text);
+            return 0;
+        }
         seen[k] = 1;
     }
     for (int k = 0; k < K__COUNT; k++)
-        if (!seen[k] && strcmp(c->val[k].text, icn_keys[k].def)) return 0;
+        if (!seen[k] && strcmp(c->val[k].text, icn_keys[k].def)) {
+            snprintf(why, n, "%s = %.100s (its default) there, %.100s in this sweep", icn_keys[k].name, icn_keys[k].def, c->val[k].text);
+            return 0;
+        }
     return 1;
 }
 
 /* A point is complete when its marker, written last, holds the digests of
- * the config.ini and summary.csv now on disk, and that config.ini is the
- * configuration c (NULL: any). Anything else (a cut, damaged or older file,
- * a crash between two writes) makes the point run again. */
-static int point_complete(const char *dir, const cfg_t *c)
+ * the config.ini and summary.csv now on disk. Anything else (a cut, damaged
+ * or older file, a crash between two writes) makes the point run again. */
+static int point_complete(const char *dir)
 {
     char path[4200], want[256];
     snprintf(path, sizeof path, "%s/%s", dir, POINT_MARKER);
@@ -215,11 +225,6 @@ static int point_complete(const char *dir, const cfg_t *c)
     point_marker_text(dir, want, sizeof want);
     int ok = !strcmp(mark, want);
     free(mark);
-    if (!ok || !c) return ok;
-    snprintf(path, sizeof path, "%s/config.ini", dir);
-    char *old = slurp(path);
-    ok = old && same_config(old, c);
-    free(old);
     return ok;
 }
 
@@ -237,6 +242,275 @@ static void free_dims(dim_t *dims, int ndims)
         free(dims[d].vals);
     }
     free(dims);
+}
+
+struct sweep {
+    cfg_t *base;
+    dim_t *dims;
+    int ndims;
+    long npoints;
+    const char *outdir;
+    long done, ran, skipped;  /* points finished (reused and other shards' too), computed, reused */
+    int failed;               /* the sweep's exit status once a point failed */
+    int tty;                  /* progress line on stderr */
+    double t0;
+};
+
+static void point_dir(const sweep_t *sw, long pt, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/points/%04ld", sw->outdir, pt);
+}
+
+/* Point pt's configuration: the base with one value of each swept key, the
+ * last key varying fastest. */
+static void point_config(const sweep_t *sw, long pt, cfg_t *c)
+{
+    cfg_copy(c, sw->base);
+    long rem = pt;
+    for (int d = sw->ndims - 1; d >= 0; d--) {
+        const dim_t *dm = &sw->dims[d];
+        char origin[300];
+        int vi = (int)(rem % dm->n);
+        rem /= dm->n;
+        snprintf(origin, sizeof origin, "-s %s=%s", icn_keys[dm->key].name, dm->vals[vi]);
+        cfg_set(c, (key_id)dm->key, dm->vals[vi], origin, 0);
+    }
+}
+
+int sweep_run_point(const sweep_t *sw, long pt)
+{
+    cfg_t c;
+    char dir[4096];
+    point_config(sw, pt, &c);
+    point_dir(sw, pt, dir, sizeof dir);
+    int rc = run_one(&c, dir, RUN_POINT, NULL);
+    cfg_free(&c);
+    fflush(NULL);
+    return rc;
+}
+
+int sweep_point_done(sweep_t *sw, long pt, int rc, int sig)
+{
+    char dir[4096];
+    point_dir(sw, pt, dir, sizeof dir);
+    sw->done++;
+    sw->ran++;
+    if (sig) {
+        fprintf(stderr, "icnsim: sweep point %ld (%s) was killed by signal %d (%s)\n", pt, dir, sig, strsignal(sig));
+        sw->failed = EXIT_INTERNAL;
+    } else if (rc != 0 && rc != EXIT_DEADLOCK) {
+        fprintf(stderr, "icnsim: sweep point %ld (%s) failed with status %d (its error is above)\n", pt, dir, rc);
+        if (sw->failed != EXIT_INTERNAL) sw->failed = rc == EXIT_CONFIG ? EXIT_CONFIG : EXIT_INTERNAL;
+    }
+    if (sw->tty) {
+        double el = wall() - sw->t0;
+        double eta = el / (double)sw->ran * (double)(sw->npoints - sw->done);
+        fprintf(stderr, "\r  sweep: %ld/%ld points done (%ld reused), %.0f s elapsed, ETA %.0f s   ", sw->done, sw->npoints,
+                sw->skipped, el, eta);
+    }
+    return sw->failed != 0;
+}
+
+/* The points todo[0..n) on up to `jobs` forked worker processes. */
+static void run_local(sweep_t *sw, const long *todo, long n, int jobs)
+{
+    pid_t parent = getpid();
+    pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
+    long *slot_point = xcalloc((size_t)jobs, sizeof *slot_point);
+    long next = 0;
+    int running = 0;
+    while (next < n || running) {
+        while (running < jobs && next < n && !sw->failed) {
+            long pt = todo[next++];
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid < 0) die("fork failed");
+            if (pid == 0) {
+                /* A worker must not outlive the sweep: it would finish a point
+                 * that an immediate rerun computes again. */
+                prctl(PR_SET_PDEATHSIG, SIGTERM);
+                if (getppid() != parent) _exit(EXIT_INTERNAL);
+                _exit(sweep_run_point(sw, pt));
+            }
+            for (int j = 0; j < jobs; j++) if (!pids[j]) { pids[j] = pid; slot_point[j] = pt; break; }
+            running++;
+        }
+        if (!running) break;
+        int ws;
+        pid_t pid = wait(&ws);
+        if (pid < 0) die("wait failed");
+        for (int j = 0; j < jobs; j++) {
+            if (pids[j] != pid) continue;
+            pids[j] = 0;
+            running--;
+            sweep_point_done(sw, slot_point[j], WIFEXITED(ws) ? WEXITSTATUS(ws) : EXIT_INTERNAL,
+                             WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+        }
+    }
+    free(pids);
+    free(slot_point);
+}
+
+/* The highest point number among the directories in outdir/points (-1: none). */
+static long last_point_dir(const char *outdir, char *name, size_t n)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/points", outdir);
+    DIR *d = opendir(path);
+    long last = -1;
+    if (!d) return -1;
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end;
+        long pt = strtol(e->d_name, &end, 10);
+        if (end == e->d_name || *end || pt <= last) continue;
+        last = pt;
+        snprintf(name, n, "%s/%s", path, e->d_name);
+    }
+    closedir(d);
+    return last;
+}
+
+static int refuse(const char *outdir, const char *what)
+{
+    fprintf(stderr, "icnsim: %s %s; nothing was changed: sweep into another directory (-o DIR), or delete %s to start "
+                    "this sweep there\n", outdir, what, outdir);
+    return EXIT_CONFIG;
+}
+
+/* Which points this run computes: those of its shard without a complete
+ * point, into todo (*n of them). A directory belongs to one sweep: if it
+ * holds a complete point whose configuration is not this sweep's, a point
+ * beyond this sweep's last, or a single run's results, reusing it would mix
+ * two experiments in one summary and recomputing would destroy results, so
+ * the sweep is refused (status 2) before anything is written. Incomplete or
+ * damaged points prove nothing and are recomputed. */
+static int plan(sweep_t *sw, long shard, long nshards, long *todo, long *n)
+{
+    char path[4200], why[600], what[9000];
+    snprintf(path, sizeof path, "%s/config.ini", sw->outdir);
+    if (access(path, F_OK) == 0) {
+        snprintf(what, sizeof what, "holds the results of a single run (%s), not a sweep", path);
+        return refuse(sw->outdir, what);
+    }
+    if (last_point_dir(sw->outdir, path, sizeof path) >= sw->npoints) {
+        snprintf(what, sizeof what, "holds a larger sweep: %s is beyond this sweep's %ld points", path, sw->npoints);
+        return refuse(sw->outdir, what);
+    }
+    *n = 0;
+    for (long pt = 0; pt < sw->npoints; pt++) {
+        int mine = !nshards || pt % nshards == shard;
+        char dir[4096];
+        point_dir(sw, pt, dir, sizeof dir);
+        if (!point_complete(dir)) {
+            if (mine) todo[(*n)++] = pt;
+            continue;
+        }
+        cfg_t c;
+        point_config(sw, pt, &c);
+        snprintf(path, sizeof path, "%s/config.ini", dir);
+        char *old = slurp(path);
+        int gone = !old, same = gone || same_config(old, &c, why, sizeof why);
+        free(old);
+        cfg_free(&c);
+        if (!same) {
+            snprintf(what, sizeof what, "holds another sweep: its point %s ran with %s", dir, why);
+            return refuse(sw->outdir, what);
+        }
+        if (mine && gone) todo[(*n)++] = pt;   /* removed since its marker was read */
+        else if (mine) sw->skipped++;
+    }
+    sw->done = sw->npoints - *n;
+    return 0;
+}
+
+/* Every point complete: DIR/summary.csv, one row per point in sweep order,
+ * the table on stdout, and the plot. Returns 3 if a point deadlocked. */
+static int merge(sweep_t *sw, int quiet)
+{
+    const char *outdir = sw->outdir;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.csv", outdir);
+    outfile_t of;
+    FILE *out = out_open(&of, path, NULL);
+    summary_header(out);
+    char *hdr = NULL, *cur[K__COUNT + 80];
+    size_t hlen = 0;
+    FILE *hf = open_memstream(&hdr, &hlen);
+    summary_header(hf);
+    fclose(hf);
+    char *hdr_split = xstrdup(hdr);
+    hdr_split[strcspn(hdr_split, "\n")] = 0;
+    int ncur = csv_split(hdr_split, cur, K__COUNT + 80);
+    int any_deadlock = 0;
+    if (!quiet) {
+        printf("icnsim sweep '%s': %ld points (%ld reused from an earlier run), results in %s/\n\n  ", sw->base->name, sw->npoints,
+               sw->skipped, outdir);
+        for (int d = 0; d < sw->ndims; d++) printf("%-22s ", icn_keys[sw->dims[d].key].name);
+        printf("%10s %10s %12s %12s %12s %9s\n", "accepted", "offered", "lat_mean_ns", "net_mean_ns", "net_p99_ns", "status");
+    }
+    for (long pt = 0; pt < sw->npoints; pt++) {
+        char dir[4096], p2[4200];
+        point_dir(sw, pt, dir, sizeof dir);
+        snprintf(p2, sizeof p2, "%s/summary.csv", dir);
+        char *txt = slurp(p2);
+        char *line = txt ? strchr(txt, '\n') : NULL;
+        if (!line || !line[1] || !point_complete(dir)) {
+            fprintf(stderr, "icnsim: %s: results of point %ld changed while the sweep ran; run the sweep again\n", p2, pt);
+            exit(EXIT_INTERNAL);
+        }
+        line++;
+        if ((size_t)(line - txt) != hlen || strncmp(txt, hdr, hlen)) {   /* written by another version */
+            char *row = realign_row(txt, cur, ncur);
+            free(txt);
+            txt = line = row;
+        }
+        fputs(line, out);
+        char *f[K__COUNT + 40];
+        int nf = csv_split(line, f, K__COUNT + 40);
+        int m = 1 + K__COUNT;    /* first metric column */
+        if (nf < m + 10) {
+            fprintf(stderr, "icnsim: %s: a summary row with %d fields, fewer than a result has; delete the point to recompute it\n", p2, nf);
+            exit(EXIT_INTERNAL);
+        }
+        if (!strcmp(f[m], "deadlock")) any_deadlock = 1;
+        if (!quiet) {
+            printf("  ");
+            for (int d = 0; d < sw->ndims; d++) printf("%-22s ", f[1 + sw->dims[d].key]);
+            printf("%10s %10s %12s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 10], f[m + 12], f[m]);
+        }
+        free(txt);
+    }
+    free(hdr);
+    free(hdr_split);
+    out_close(&of);
+    /* a plot against the first swept key, if its values are plain numbers */
+    const dim_t *dims = sw->dims;
+    int numeric = sw->ndims >= 1 && sw->ndims <= 2;
+    for (int v = 0; numeric && v < dims[0].n; v++) {
+        char *end;
+        strtod(dims[0].vals[v], &end);
+        numeric = end != dims[0].vals[v] && !*end;
+    }
+    if (numeric) {
+        int m = 2 + K__COUNT;   /* 1-based column of the first metric (status) */
+        int two = sw->ndims == 2;
+        plot_sweep(outdir, sw->base->name, 2 + dims[0].key, icn_keys[dims[0].key].name, two ? icn_keys[dims[1].key].name : "",
+                   two ? dims[1].vals : NULL, two ? dims[1].n : 0, m + 1, m + 10, plot_wanted(sw->base));
+    }
+    return any_deadlock ? EXIT_DEADLOCK : EXIT_OK;
+}
+
+long mpi_job_size(const char **var)
+{
+    static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long n = v ? strtol(v, &end, 10) : 0;
+        if (v && *v && !*end && n >= 1) { *var = vars[i]; return n; }
+    }
+    *var = NULL;
+    return 1;
 }
 
 int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs, int quiet, long shard, long nshards)
@@ -265,162 +539,40 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         npoints *= d.n;
         if (npoints > 1000000) bad_sweep(sets[i], "sweep has more than a million points");
     }
-    make_dirs(outdir);
-    char **dirs = xcalloc((size_t)npoints, sizeof *dirs);
-    int *status = xcalloc((size_t)npoints, sizeof *status);
-    int running = 0, failed = 0, skipped = 0, done = 0;
-    pid_t parent = getpid();
-    long next = 0;
-    pid_t *pids = xcalloc((size_t)jobs, sizeof *pids);
-    long *slot_point = xcalloc((size_t)jobs, sizeof *slot_point);
-    int tty = !quiet && isatty(2);
-    double t0 = wall();
-    while (next < npoints || running) {
-        while (running < jobs && next < npoints && !failed) {
-            long pt = next++;
-            if (nshards && pt % nshards != shard) { done++; continue; }   /* another shard's point */
-            cfg_t c;
-            cfg_copy(&c, base);
-            long rem = pt;
-            for (int d = ndims - 1; d >= 0; d--) {
-                char origin[300];
-                int vi = (int)(rem % dims[d].n);
-                rem /= dims[d].n;
-                snprintf(origin, sizeof origin, "-s %s=%s", icn_keys[dims[d].key].name, dims[d].vals[vi]);
-                cfg_set(&c, (key_id)dims[d].key, dims[d].vals[vi], origin, 0);
-            }
-            char dir[4096];
-            snprintf(dir, sizeof dir, "%s/points/%04ld", outdir, pt);
-            dirs[pt] = xstrdup(dir);
-            if (point_complete(dir, &c)) { skipped++; done++; cfg_free(&c); continue; }
-            fflush(NULL);
-            pid_t pid = fork();
-            if (pid < 0) die("fork failed");
-            if (pid == 0) {
-                /* A worker must not outlive the sweep: it would finish a point
-                 * that an immediate rerun computes again. */
-                prctl(PR_SET_PDEATHSIG, SIGTERM);
-                if (getppid() != parent) _exit(EXIT_INTERNAL);
-                int rc = run_one(&c, dir, RUN_POINT, NULL);
-                fflush(NULL);
-                _exit(rc);
-            }
-            cfg_free(&c);
-            for (int j = 0; j < jobs; j++) if (!pids[j]) { pids[j] = pid; slot_point[j] = pt; break; }
-            running++;
-        }
-        if (!running) break;
-        int ws;
-        pid_t pid = wait(&ws);
-        if (pid < 0) die("wait failed");
-        for (int j = 0; j < jobs; j++) {
-            if (pids[j] != pid) continue;
-            pids[j] = 0;
-            running--;
-            done++;
-            int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : EXIT_INTERNAL;
-            status[slot_point[j]] = rc;
-            if (WIFSIGNALED(ws)) {
-                fprintf(stderr, "icnsim: sweep point %ld (%s) was killed by signal %d (%s)\n", slot_point[j],
-                        dirs[slot_point[j]], WTERMSIG(ws), strsignal(WTERMSIG(ws)));
-                failed = EXIT_INTERNAL;
-            } else if (rc != 0 && rc != EXIT_DEADLOCK) {
-                fprintf(stderr, "icnsim: sweep point %ld (%s) failed with status %d (its error is above)\n",
-                        slot_point[j], dirs[slot_point[j]], rc);
-                if (failed != EXIT_INTERNAL) failed = rc == EXIT_CONFIG ? EXIT_CONFIG : EXIT_INTERNAL;
-            }
-        }
-        if (tty) {
-            double el = wall() - t0;
-            long ran = done - skipped;
-            double eta = ran ? el / (double)ran * (double)(npoints - done) : 0;
-            fprintf(stderr, "\r  sweep: %d/%ld points done (%d reused), %.0f s elapsed, ETA %.0f s   ", done, npoints, skipped, el, eta);
-        }
+    sweep_t sw = { .base = base, .dims = dims, .ndims = ndims, .npoints = npoints, .outdir = outdir,
+                   .tty = !quiet && isatty(2), .t0 = wall() };
+    long *todo = xmalloc((size_t)npoints * sizeof *todo), ntodo = 0;
+    int rank = 0, rc = 0;
+#ifdef ICN_MPI
+    const char *var;
+    int mpi = mpi_job_size(&var) > 1, size = 1;
+    if (mpi) rank = mpi_begin(&size);
+#endif
+    if (rank == 0) {
+        rc = plan(&sw, shard, nshards, todo, &ntodo);
+        if (!rc) make_dirs(outdir);
     }
-    if (tty) fputc('\n', stderr);
-    if (failed) {
+#ifdef ICN_MPI
+    if (mpi) {
+        mpi_run_points(&sw, todo, rc ? 0 : ntodo);   /* a refused directory: every rank is told to stop */
+        mpi_end();
+    } else
+#endif
+    if (!rc) run_local(&sw, todo, ntodo, jobs);
+    free(todo);
+    if (rank || rc) { free_dims(dims, ndims); return rc; }
+    if (sw.tty && sw.ran) fputc('\n', stderr);
+    if (sw.failed) {
         fprintf(stderr, "icnsim: sweep stopped: a point failed; the points completed so far are kept and a rerun resumes\n");
-        exit(failed);
+        exit(sw.failed);
     }
     if (nshards) {   /* the points of this shard are complete; a sweep without --shard merges them all */
         if (!quiet)
-            printf("icnsim sweep '%s': shard %ld/%ld: %ld of %ld points (%d reused), results in %s/points/; run the same "
+            printf("icnsim sweep '%s': shard %ld/%ld: %ld of %ld points (%ld reused), results in %s/points/; run the same "
                    "sweep without --shard to merge\n", base->name, shard, nshards, npoints / nshards + (shard < npoints % nshards),
-                   npoints, skipped, outdir);
-        for (long pt = 0; pt < npoints; pt++) free(dirs[pt]);
-        free_dims(dims, ndims);
-        free(dirs); free(status); free(pids); free(slot_point);
-        return EXIT_OK;
-    }
-    /* merge */
-    char path[4200];
-    snprintf(path, sizeof path, "%s/summary.csv", outdir);
-    outfile_t of;
-    FILE *out = out_open(&of, path, NULL);
-    summary_header(out);
-    char *hdr = NULL, *cur[K__COUNT + 80];
-    size_t hlen = 0;
-    FILE *hf = open_memstream(&hdr, &hlen);
-    summary_header(hf);
-    fclose(hf);
-    char *hdr_split = xstrdup(hdr);
-    hdr_split[strcspn(hdr_split, "\n")] = 0;
-    int ncur = csv_split(hdr_split, cur, K__COUNT + 80);
-    int any_deadlock = 0;
-    if (!quiet) {
-        printf("icnsim sweep '%s': %ld points (%d reused from an earlier run), results in %s/\n\n  ", base->name, npoints, skipped, outdir);
-        for (int d = 0; d < ndims; d++) printf("%-22s ", icn_keys[dims[d].key].name);
-        printf("%10s %10s %12s %12s %12s %9s\n", "accepted", "offered", "lat_mean_ns", "net_mean_ns", "net_p99_ns", "status");
-    }
-    for (long pt = 0; pt < npoints; pt++) {
-        char p2[4200];
-        snprintf(p2, sizeof p2, "%s/summary.csv", dirs[pt]);
-        char *txt = slurp(p2);
-        char *line = txt ? strchr(txt, '\n') : NULL;
-        if (!line || !line[1] || !point_complete(dirs[pt], NULL)) {
-            fprintf(stderr, "icnsim: %s: results of point %ld changed while the sweep ran; run the sweep again\n", p2, pt);
-            exit(EXIT_INTERNAL);
-        }
-        line++;
-        if ((size_t)(line - txt) != hlen || strncmp(txt, hdr, hlen)) {   /* written by another version */
-            char *row = realign_row(txt, cur, ncur);
-            free(txt);
-            txt = line = row;
-        }
-        fputs(line, out);
-        char *f[K__COUNT + 40];
-        int nf = csv_split(line, f, K__COUNT + 40);
-        int m = 1 + K__COUNT;    /* first metric column */
-        if (nf < m + 10) {
-            fprintf(stderr, "icnsim: %s: a summary row with %d fields, fewer than a result has; delete the point to recompute it\n", p2, nf);
-            exit(EXIT_INTERNAL);
-        }
-        if (!strcmp(f[m], "deadlock")) any_deadlock = 1;
-        if (!quiet) {
-            printf("  ");
-            for (int d = 0; d < ndims; d++) printf("%-22s ", f[1 + dims[d].key]);
-            printf("%10s %10s %12s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 10], f[m + 12], f[m]);
-        }
-        free(txt);
-        free(dirs[pt]);
-    }
-    free(hdr);
-    free(hdr_split);
-    out_close(&of);
-    /* a plot against the first swept key, if its values are plain numbers */
-    int numeric = ndims >= 1 && ndims <= 2;
-    for (int v = 0; numeric && v < dims[0].n; v++) {
-        char *end;
-        strtod(dims[0].vals[v], &end);
-        numeric = end != dims[0].vals[v] && !*end;
-    }
-    if (numeric) {
-        int m = 2 + K__COUNT;   /* 1-based column of the first metric (status) */
-        plot_sweep(outdir, base->name, 2 + dims[0].key, icn_keys[dims[0].key].name,
-                   ndims == 2 ? icn_keys[dims[1].key].name : "", ndims == 2 ? dims[1].vals : NULL,
-                   ndims == 2 ? dims[1].n : 0, m + 1, m + 10, plot_wanted(base));
-    }
+                   npoints, sw.skipped, outdir);
+    } else
+        rc = merge(&sw, quiet);
     free_dims(dims, ndims);
-    free(dirs); free(status); free(pids); free(slot_point);
-    return any_deadlock ? EXIT_DEADLOCK : EXIT_OK;
+    return rc;
 }

@@ -94,6 +94,11 @@ static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
         if (step == 0) {   /* every line of the hot fields, however the record is aligned */
             for (size_t off = 0; off < NIC_HOT_BYTES; off += 64) __builtin_prefetch((const char *)c + off, 1);
             __builtin_prefetch((const char *)c + NIC_HOT_BYTES - 1, 1);
+            if (s->tp) {   /* the transport's node record (flows, heap, held message) */
+                const tnode_t *tn = &s->tp->node[d & ~NIC_BIT];
+                __builtin_prefetch(tn, 1);
+                __builtin_prefetch((const char *)tn + sizeof *tn - 1, 1);
+            }
         } else if (c->srcq) {
             for (uint32_t v = 0; v < s->nsqs; v++) {
                 const srcq_t *q = &c->srcq[v];
@@ -237,7 +242,10 @@ static int loop(sim_t *s)
 int sim_run(sim_t *s)
 {
     int rc = loop(s);
-    if (rc == EXIT_OK) s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;   /* the sample at the end time */
+    if (rc == EXIT_OK) {   /* the sample at the end time */
+        s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
+        if (s->cc) cc_on_sample(s, s->st.nbins);
+    }
     if (rc == EXIT_DEADLOCK) {   /* the run ended here: statistics cover [0, now) */
         s->end = s->now;
         if (s->stop > s->end) s->stop = s->end;

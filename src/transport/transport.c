@@ -13,7 +13,7 @@ void transport_setup(sim_t *s, cfg_t *c, int needed)
     if (!needed) return;
     transport_t *t = s->tp = xcalloc(1, sizeof *t);
     t->node = xcalloc(s->nnodes, sizeof *t->node);
-    for (uint32_t n = 0; n < s->nnodes; n++) t->node[n].free = ICN_NIL;
+    for (uint32_t n = 0; n < s->nnodes; n++) t->node[n].free = t->node[n].last_f = ICN_NIL;
     t->ring = xmalloc((size_t)s->nnodes * s->nvc * sizeof *t->ring);
     memset(t->ring, 0xff, (size_t)s->nnodes * s->nvc * sizeof *t->ring);
     t->queue_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
@@ -30,7 +30,7 @@ void transport_free(sim_t *s)
 {
     transport_t *t = s->tp;
     if (!t) return;
-    for (uint32_t f = 0; f < t->nflow_cap; f++) free(t->flow[f].m);
+    for (uint32_t f = 0; f < t->nflow_used; f++) free(t->flow[f].m);
     for (uint32_t n = 0; n < s->nnodes; n++) { free(t->node[n].ht); free(t->node[n].cq); free(t->node[n].heap); }
     free(t->ring);
     free(t->flow);
@@ -69,9 +69,19 @@ static uint32_t ht_find(const tnode_t *tn, uint32_t dst)
         if (tn->ht[i].f == ICN_NIL || tn->ht[i].dst == dst) return tn->ht[i].f;
 }
 
+/* The flow of node tn to dst, or ICN_NIL. */
+static inline uint32_t flow_find(tnode_t *tn, uint32_t dst)
+{
+    if (tn->last_f != ICN_NIL && tn->last_dst == dst) return tn->last_f;
+    uint32_t f = ht_find(tn, dst);
+    if (f != ICN_NIL) { tn->last_dst = dst; tn->last_f = f; }
+    return f;
+}
+
 /* Remove dst, then re-insert the rest of its cluster (linear probing). */
 static void ht_del(tnode_t *tn, uint32_t dst)
 {
+    if (tn->last_dst == dst) tn->last_f = ICN_NIL;
     uint32_t i = slot_of(dst, tn->htcap), m = tn->htcap - 1;
     while (tn->ht[i].dst != dst || tn->ht[i].f == ICN_NIL) i = (i + 1) & m;
     tn->ht[i].f = ICN_NIL;
@@ -86,27 +96,26 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
 {
     transport_t *t = s->tp;
     tnode_t *tn = &t->node[n];
-    uint32_t f = ht_find(tn, dst);
+    uint32_t f = flow_find(tn, dst);
     if (f != ICN_NIL) return f;
     /* A node reuses its own freed ids, and takes new ones in increasing
      * order, so the order of its ids (the throttled flows' tie-break)
      * depends on its own history only, not on when other nodes were served. */
+    srcmsg_t *keep = NULL;   /* a freed flow keeps its ring for the next one */
+    uint32_t cap = 0;
     if (tn->free != ICN_NIL) {
         f = tn->free;
         tn->free = t->flow[f].next;
-    } else {
+        keep = t->flow[f].m;
+        cap = t->flow[f].cap;
+    } else {   /* records past nflow_used are never read: no need to clear them */
         if (t->nflow_used == t->nflow_cap) {
-            uint32_t old = t->nflow_cap, cap = old ? 2 * old : 1024;
-            t->flow = xrealloc(t->flow, (size_t)cap * sizeof *t->flow);
-            memset(&t->flow[old], 0, (size_t)(cap - old) * sizeof *t->flow);
-            for (uint32_t i = old; i < cap; i++) t->flow[i].node = ICN_NIL;   /* free */
-            t->nflow_cap = cap;
+            t->nflow_cap = t->nflow_cap ? 2 * t->nflow_cap : 1024;
+            t->flow = xrealloc(t->flow, (size_t)t->nflow_cap * sizeof *t->flow);
         }
         f = t->nflow_used++;
     }
     flow_t *fl = &t->flow[f];
-    srcmsg_t *keep = fl->m;   /* a freed flow keeps its ring for the next one */
-    uint32_t cap = fl->cap;
     memset(fl, 0, sizeof *fl);
     fl->m = keep;
     fl->cap = cap;
@@ -118,6 +127,8 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     fl->cc.ccti = t->rest_ccti;
     if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(tn);
     ht_put(tn, dst, f);
+    tn->last_dst = dst;
+    tn->last_f = f;
     if (++tn->nflows > t->flows_peak) t->flows_peak = tn->nflows;
     t->flows_live++;
     return f;
@@ -165,19 +176,19 @@ static void ring_del(transport_t *t, uint32_t *ring, uint32_t f)
     fl->state = FL_IDLE;
 }
 
-static inline int earlier(const transport_t *t, uint32_t a, uint32_t b)
+static inline int earlier(hent_t a, hent_t b)
 {
-    return t->flow[a].wait_until < t->flow[b].wait_until || (t->flow[a].wait_until == t->flow[b].wait_until && a < b);
+    return a.until < b.until || (a.until == b.until && a.f < b.f);
 }
 
-static void heap_down(transport_t *t, tnode_t *tn, uint32_t i)
+static void heap_down(tnode_t *tn, uint32_t i)
 {
     for (;;) {
         uint32_t l = 2 * i + 1, m = i;
-        if (l < tn->nheap && earlier(t, tn->heap[l], tn->heap[m])) m = l;
-        if (l + 1 < tn->nheap && earlier(t, tn->heap[l + 1], tn->heap[m])) m = l + 1;
+        if (l < tn->nheap && earlier(tn->heap[l], tn->heap[m])) m = l;
+        if (l + 1 < tn->nheap && earlier(tn->heap[l + 1], tn->heap[m])) m = l + 1;
         if (m == i) return;
-        uint32_t x = tn->heap[i]; tn->heap[i] = tn->heap[m]; tn->heap[m] = x;
+        hent_t x = tn->heap[i]; tn->heap[i] = tn->heap[m]; tn->heap[m] = x;
         i = m;
     }
 }
@@ -188,21 +199,24 @@ static void heap_push(transport_t *t, tnode_t *tn, uint32_t f, simtime_t until)
         tn->heap_cap = tn->heap_cap ? 2 * tn->heap_cap : 4;
         tn->heap = xrealloc(tn->heap, tn->heap_cap * sizeof *tn->heap);
     }
-    t->flow[f].wait_until = until;
     t->flow[f].state = FL_THROTTLED;
+    hent_t e = { until, f };
     uint32_t i = tn->nheap++;
-    while (i && earlier(t, f, tn->heap[(i - 1) / 2])) { tn->heap[i] = tn->heap[(i - 1) / 2]; i = (i - 1) / 2; }
-    tn->heap[i] = f;
+    while (i && earlier(e, tn->heap[(i - 1) / 2])) { tn->heap[i] = tn->heap[(i - 1) / 2]; i = (i - 1) / 2; }
+    tn->heap[i] = e;
 }
 
 static uint32_t heap_pop(transport_t *t, tnode_t *tn)
 {
-    uint32_t f = tn->heap[0];
+    uint32_t f = tn->heap[0].f;
     tn->heap[0] = tn->heap[--tn->nheap];
-    heap_down(t, tn, 0);
+    heap_down(tn, 0);
     t->flow[f].state = FL_IDLE;
     return f;
 }
+
+/* Whether node tn has a throttled flow that may go at `at`. */
+static inline int heap_due(const tnode_t *tn, simtime_t at) { return tn->nheap && tn->heap[0].until <= at; }
 
 /* A flow with messages goes on its VC's ring, or into the heap until its
  * congestion control lets it send. */
@@ -219,8 +233,8 @@ void transport_rekey(sim_t *s, uint32_t n)
 {
     transport_t *t = s->tp;
     tnode_t *tn = &t->node[n];
-    for (uint32_t i = 0; i < tn->nheap; i++) t->flow[tn->heap[i]].wait_until = t->cc->ready(s, tn->heap[i]);
-    for (uint32_t i = tn->nheap / 2; i-- > 0;) heap_down(t, tn, i);
+    for (uint32_t i = 0; i < tn->nheap; i++) tn->heap[i].until = t->cc->ready(s, tn->heap[i].f);
+    for (uint32_t i = tn->nheap / 2; i-- > 0;) heap_down(tn, i);
 }
 
 /* Messages generated up to now move into their flows' send queues. */
@@ -237,7 +251,7 @@ static void pull(sim_t *s, uint32_t n)
             tn->held = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id, 0 };
             c->msg_left = 0;
         }
-        uint32_t f = ht_find(tn, tn->held.dst);
+        uint32_t f = flow_find(tn, tn->held.dst);
         if (f == ICN_NIL) {
             if (tn->nflows >= t->max_flows) { tn->held_waits = 1; return; }
             f = flow_get(s, n, tn->held.dst);
@@ -251,8 +265,17 @@ static void pull(sim_t *s, uint32_t n)
             flow_maybe_free(s, f);
             continue;
         }
-        if (fl->n == fl->cap) fl->m = ring_grow(fl->m, &fl->head, &fl->cap, sizeof *fl->m);
-        fl->m[(fl->head + fl->n++) % fl->cap] = msg;
+        if (!fl->cap && !fl->n) fl->one = msg;
+        else {
+            if (!fl->cap) {   /* a second message: the record's one moves into a ring */
+                fl->m = xmalloc(4 * sizeof *fl->m);
+                fl->m[0] = fl->one;
+                fl->head = 0;
+                fl->cap = 4;
+            } else if (fl->n == fl->cap) fl->m = ring_grow(fl->m, &fl->head, &fl->cap, sizeof *fl->m);
+            fl->m[(fl->head + fl->n) % fl->cap] = msg;
+        }
+        fl->n++;
         if (fl->n == 1) schedule(s, f);
     }
 }
@@ -270,7 +293,7 @@ static void pull(sim_t *s, uint32_t n)
 static simtime_t next_wake(const sim_t *s, const tnode_t *tn, const nic_t *c)
 {
     simtime_t at = tn->held.left ? SIMTIME_MAX : c->next_gen;
-    if (tn->nheap && s->tp->flow[tn->heap[0]].wait_until < at) at = s->tp->flow[tn->heap[0]].wait_until;
+    if (tn->nheap && tn->heap[0].until < at) at = tn->heap[0].until;
     return at;
 }
 
@@ -284,7 +307,7 @@ static simtime_t catch_up(sim_t *s, uint32_t n, simtime_t until)
     while ((at = next_wake(s, tn, c)) < until && at < s->end) {
         s->now = at;
         pull(s, n);
-        while (tn->nheap && t->flow[tn->heap[0]].wait_until <= at) schedule(s, heap_pop(t, tn));
+        while (heap_due(tn, at)) schedule(s, heap_pop(t, tn));
     }
     s->now = now;
     return at;
@@ -371,7 +394,7 @@ static void transport_service(sim_t *s, uint32_t n)
         if (next > s->now) wake_at(s, c, n, next);
     }
     pull(s, n);
-    while (tn->nheap && t->flow[tn->heap[0]].wait_until <= s->now) schedule(s, heap_pop(t, tn));
+    while (heap_due(tn, s->now)) schedule(s, heap_pop(t, tn));
     if (c->busy) return;   /* the end of the transmission serves the node again */
     if (tn->cq_n && send_ctrl(s, n)) return;
     uint32_t nvc = s->nvc, *rings = &t->ring[(size_t)n * nvc];
@@ -379,7 +402,7 @@ static void transport_service(sim_t *s, uint32_t n)
         uint32_t f = rings[v];
         if (f == ICN_NIL) continue;
         flow_t *fl = &t->flow[f];
-        srcmsg_t *m = &fl->m[fl->head];
+        srcmsg_t *m = fl->cap ? &fl->m[fl->head] : &fl->one;
         uint32_t size = next_pkt_size(s, m->left);
         if (!room(s, c, v, size)) continue;   /* a credit will serve the node */
         c->msg_gen = m->gen;
@@ -397,7 +420,7 @@ static void transport_service(sim_t *s, uint32_t n)
         m->left = c->msg_left;
         c->msg_left = 0;
         if (!m->left) {
-            fl->head = fl->head + 1 == fl->cap ? 0 : fl->head + 1;
+            if (fl->cap) fl->head = fl->head + 1 == fl->cap ? 0 : fl->head + 1;
             fl->n--;
         }
         if (t->cc) t->cc->sent(s, f, size);

@@ -36,18 +36,25 @@ typedef struct cca {
     uint32_t becns;           /* BECNs received */
 } cca_t;
 
+/* A flow's send queue holds its one message in the record itself (cap =
+ * 0) until it needs more, then a ring (m, cap > 0) that the record keeps:
+ * most flows of a saturated node hold one message, and reading it then
+ * costs no miss beyond the record's. */
 typedef struct flow {
     uint32_t node, dst;       /* node = ICN_NIL: a free record */
     uint32_t prev, next;      /* ring of ready flows of its node and VC (ICN_NIL: not on it) */
-    simtime_t wait_until;     /* throttled: the key in its node's heap */
+    uint32_t head, n, cap;    /* send queue: n messages from m[head], or `one` while cap = 0 */
     uint8_t state;            /* FL_IDLE (no message), FL_READY (on a ring), FL_THROTTLED (in the heap) */
-    srcmsg_t *m;              /* send queue: ring of messages */
-    uint32_t head, n, cap;
     uint8_t vc;               /* the VC (and SL) the queuing scheme gives the flow at injection */
+    srcmsg_t *m;
     cca_t cc;                 /* used when congestion control is per flow */
     simtime_t born;           /* created: rx_bytes counts only packets sent since */
+    srcmsg_t one;
     uint64_t tx_bytes, rx_bytes;   /* sent, and delivered in the measurement window */
 } flow_t;
+
+/* A throttled flow in its node's heap, keyed by the time it may send. */
+typedef struct hent { simtime_t until; uint32_t f; } hent_t;
 
 /* A control packet waiting at a node for its injection link. */
 typedef struct ctrl {
@@ -65,13 +72,14 @@ typedef struct htent { uint32_t dst, f; } htent_t;
 typedef struct tnode {
     htent_t *ht;              /* open-addressing table of flows, keyed by destination (f = ICN_NIL: empty) */
     uint32_t htcap, nflows;
-    uint32_t *heap;           /* throttled flows with messages, earliest wait_until first */
+    hent_t *heap;             /* throttled flows with messages, earliest first (then lower id) */
     uint32_t nheap, heap_cap;
     uint32_t vc_rr;           /* round-robin among the VCs with ready flows */
     ctrl_t *cq;               /* control packets to send, FIFO ring */
     uint32_t cq_head, cq_n, cq_cap;
     srcmsg_t held;            /* the next message, waiting for a flow (held.left = 0: none) */
     uint32_t free;            /* the node's freed flow records, chained through flow.next */
+    uint32_t last_dst, last_f;  /* the flow found last (a hot-spot source finds it again) */
     uint8_t held_waits;       /* held has no flow and the node has nic.flows: wait for one to end */
     uint8_t stalled;          /* no VC had room at the last service: wake-ups are replayed, not scheduled */
 } tnode_t;
@@ -103,7 +111,7 @@ typedef struct tp_mp {
 
 typedef struct transport {
     flow_t *flow;             /* pool; ids are stable, and a freed id serves its node again */
-    uint32_t nflow_cap, nflow_used, flows_live;
+    uint32_t nflow_cap, nflow_used, flows_live;   /* records allocated, ever used (the rest unset), live */
     uint32_t flows_peak;      /* the most flows one node held at once */
     tnode_t *node;            /* [nnodes] */
     uint32_t *ring;           /* [node * nvc + vc]: a ready flow of that ring (the next to serve), or ICN_NIL */

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# MPI sweeps with a real mpirun (Open MPI) on this machine: 3 ranks, more
+# than its cores, so oversubscribed. The MPI build (make MPI=1) must give the
+# summary.csv of a -j 1 sweep byte for byte; a computing rank, rank 0 (which
+# hands out the points) and mpirun itself, each killed mid-sweep, must lose
+# no point completed before the kill, and the rerun must give the same
+# summary. A directory of another sweep must be refused. Installs nothing: without
+# mpicc and mpirun it prints SKIPPED. Prints "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
+    echo "mpi: SKIPPED: mpicc and mpirun are not installed (Debian: openmpi-bin libopenmpi-dev)"
+    exit 0
+fi
+make -s -j2 >/dev/null
+make -s -j2 MPI=1 >/dev/null
+ref_bin=$(realpath ./icnsim)
+bin=$(realpath build-mpi/icnsim)
+work=$(mktemp -d /tmp/icnsim-mpi.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+pass=0; fail=0
+ok()  { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+# Open MPI refuses to start as root without these.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun=(mpirun --oversubscribe -np 3)
+
+# 20 points from 0.1 s to 1 s each (loads 0.1 to 1.0, with and without a hot-spot)
+args=(-s topology.k=2 -s topology.stages=2 -s time.warmup=10us -s time.measure=10ms
+      -s load=0.1:0.1:1.0 -s traffic.scenario=none,hs10-1)
+"$ref_bin" sweep -q "${args[@]}" -j 1 -o "$work/ref"
+ref="$work/ref/summary.csv"
+
+"$bin" --version | grep -q "(MPI)" && ok "make MPI=1 builds an MPI icnsim" || bad "build-mpi/icnsim is not an MPI build"
+
+# 1. the MPI sweep's summary is the -j 1 one
+if "${mpirun[@]}" "$bin" sweep -q "${args[@]}" -o "$work/mpi" && cmp -s "$ref" "$work/mpi/summary.csv"; then
+    ok "mpirun -np 3: summary.csv identical to -j 1"
+else bad "mpirun -np 3: summary.csv differs from -j 1"; fi
+
+# The complete points of a sweep with their markers' times: a point listed
+# before a kill and unchanged after the rerun was neither lost nor recomputed.
+complete() { find "$1/points" -name complete -printf '%h %T@\n' 2>/dev/null | sort; }
+wait_complete() {   # dir, count
+    for _ in $(seq 600); do [ "$(complete "$1" | wc -l)" -ge "$2" ] && return 0; sleep 0.05; done
+    return 1
+}
+# rerun after a kill: every point complete before it is reused as it was
+check_rerun() {   # name, dir, file listing the points complete before the kill
+    local out
+    if ! out=$("${mpirun[@]}" "$bin" sweep "${args[@]}" -o "$2" 2>&1); then bad "$1: the rerun failed: $out"; return; fi
+    out=${out%%$'\n'*}
+    local before after
+    before=$(wc -l < "$3")
+    after=$(complete "$2")
+    if ! cmp -s "$ref" "$2/summary.csv"; then bad "$1: the rerun's summary.csv differs from -j 1"
+    elif [ -n "$(comm -23 "$3" <(echo "$after"))" ]; then bad "$1: a point complete before the kill was lost or recomputed"
+    else ok "$1: $before points complete before the kill kept, rerun identical to -j 1 ($out)"; fi
+}
+
+# 2. one rank killed mid-sweep, a computing rank then rank 0 (which hands out
+# the points): mpirun ends the job; the rerun resumes
+for r in 2 0; do
+    d="$work/rank$r"
+    setsid "${mpirun[@]}" "$bin" sweep -q "${args[@]}" -o "$d" >"$work/rank$r.log" 2>&1 &
+    job=$!
+    wait_complete "$d" 4 || true
+    victim=""
+    for p in $(pgrep -f -- "$bin sweep .* -o $d" || true); do
+        if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$r"; then victim=$p; fi
+    done
+    complete "$d" > "$work/rank$r.before"
+    if [ -n "$victim" ]; then kill -KILL "$victim"; fi
+    set +e; wait "$job"; rc=$?; set -e
+    if [ -z "$victim" ]; then bad "kill rank $r: not found (the sweep ended first?)"
+    elif [ "$rc" -eq 0 ]; then bad "kill rank $r: mpirun exited 0"
+    elif [ "$(wc -l < "$work/rank$r.before")" -ge 20 ]; then bad "kill rank $r: every point was complete before the kill"
+    else check_rerun "rank $r killed mid-sweep (mpirun status $rc)" "$d" "$work/rank$r.before"; fi
+done
+
+# 3. mpirun itself killed mid-sweep (SIGKILL): its ranks, in process groups
+# of their own, must notice that they lost it and end within seconds
+d="$work/job"
+"${mpirun[@]}" "$bin" sweep -q "${args[@]}" -o "$d" >/dev/null 2>&1 &
+job=$!
+wait_complete "$d" 6 || true
+kill -KILL "$job" 2>/dev/null || true
+wait "$job" 2>/dev/null || true
+for _ in $(seq 100); do pgrep -f -- "$bin sweep .* -o $d" >/dev/null || break; sleep 0.1; done
+complete "$d" > "$work/job.before"
+if pgrep -f -- "$bin sweep .* -o $d" >/dev/null; then
+    bad "mpirun killed: its ranks still run 10 s later"
+    for p in $(pgrep -f -- "$bin sweep .* -o $d" || true); do kill -KILL "$p" || true; done
+elif [ "$(wc -l < "$work/job.before")" -ge 20 ]; then bad "mpirun killed: every point was complete before the kill"
+else check_rerun "mpirun killed mid-sweep" "$d" "$work/job.before"; fi
+
+# 4. bad input under mpirun: a directory of another sweep is refused by rank 0,
+# which tells the other ranks to stop; status 2 and nothing written
+before=$(find "$work/ref" -type f -printf '%p %s %T@\n' | sort)
+set +e
+out=$("${mpirun[@]}" "$bin" sweep -q "${args[@]/#load=0.1:0.1:1.0/load=0.1:0.1:0.9}" -o "$work/ref" 2>&1); rc=$?
+set -e
+if [ "$rc" -eq 2 ] && grep -q "holds a larger sweep" <<<"$out" && [ "$before" = "$(find "$work/ref" -type f -printf '%p %s %T@\n' | sort)" ]; then
+    ok "mpirun on a directory of another sweep: status 2, nothing written"
+else bad "mpirun on a directory of another sweep: status $rc: $out"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
