@@ -55,7 +55,7 @@ MAINOBJ  := $(BUILD)/src/cli/main.o
 TESTOBJ  := $(TESTSRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/icnsim
 
-.PHONY: all run test bench docs clean golden golden-update fuzz
+.PHONY: all run test bench docs docs-results clean golden golden-update fuzz
 all: icnsim
 
 icnsim: $(BIN)
@@ -94,6 +94,10 @@ bench: icnsim
 
 docs: icnsim
 	./icnsim keys --markdown > docs/CONFIG.md
+
+# every generated page and block of docs/ from the kept raw results (no simulation)
+docs-results: icnsim
+	python3 experiments/docs.py
 
 clean:
 	rm -rf build build-san build-native build-fuzz build-mpi build-san-mpi build-native-mpi icnsim

@@ -10,7 +10,7 @@ sources over the run.
   python3 experiments/ibcc/parkinglot.py [--bin ./icnsim]
   python3 experiments/ibcc/parkinglot.py --table"""
 import csv, os, subprocess, sys
-from common import ROOT, HERE, keep, write_doc, main
+from common import ROOT, HERE, block, keep, write_doc, main
 
 RAW = os.path.join(HERE, "results", "parkinglot.csv")
 DOC = os.path.join(ROOT, "docs", "ibcc-parking-lot.md")
@@ -65,6 +65,7 @@ def table():
     text = "\n".join(L) + "\n"
     write_doc(DOC, text)
     sys.stdout.write(text)
+    block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "ibcc-parkinglot", "\n".join(L[4:]) + "\n")
 
 
 if __name__ == "__main__":

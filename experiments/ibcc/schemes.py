@@ -10,7 +10,7 @@ InfiniBand experiments).
 The compact results are kept in experiments/ibcc/results/schemes-432.csv;
 docs/ibcc-schemes-432.md is generated from them."""
 import csv, os, sys
-from common import ROOT, HERE, sweep, keep, write_doc, main
+from common import ROOT, HERE, block, sweep, keep, write_doc, main
 
 RAW = os.path.join(HERE, "results", "schemes-432.csv")
 DOC = os.path.join(ROOT, "docs", "ibcc-schemes-432.md")
@@ -49,9 +49,26 @@ def table():
                 lines.append("| %s | %s | %s | %.3f | %.3f | %.1f | %.1f |" % (
                     sc, q, "yes" if v == "true" else "no", float(a["accepted"]), float(b["accepted"]),
                     float(a["lat_mean_ns"]) / 1e3, float(b["lat_mean_ns"]) / 1e3))
+    up = [(sc, q, v) for (sc, q, v, cc) in key if cc == "off" and (sc, q, v, "iba") in key
+          and float(key[(sc, q, v, "iba")]["accepted"]) > float(key[(sc, q, v, "off")]["accepted"])]
+    n = sum(1 for k in key if k[3] == "off" and k[:3] + ("iba",) in key)
+    down = sorted({"%s, %s, %s" % (q, sc, "VOQs" if v == "true" else "no VOQs") for (sc, q, v, cc) in key
+                   if cc == "off" and (sc, q, v) not in up and (sc, q, v, "iba") in key})
+    lines += ["", "CC raises the throughput in %d of %d cells%s." % (len(up), n, "" if not down else
+                                                                    "; not in: " + ", ".join(down))]
     text = "\n".join(lines) + "\n"
     write_doc(DOC, text)
     sys.stdout.write(text)
+    B = ["Throughput with CC / without (ratio):", "", "| scheme | VOQ | HS10-1 | HS25-4 |", "|---|---|---|---|"]
+    for q in ("1q", "dbbm", "vftree", "flow2sl"):
+        for v in ("false", "true"):
+            cells = []
+            for sc in ("hs10-1", "hs25-4"):
+                a, b = key.get((sc, q, v, "off")), key.get((sc, q, v, "iba"))
+                cells.append("-" if not a or not b else "%.3f / %.3f (%.2fx)" % (
+                    float(b["accepted"]), float(a["accepted"]), float(b["accepted"]) / float(a["accepted"])))
+            B.append("| %s | %s | %s |" % (q, "yes" if v == "true" else "no", " | ".join(cells)))
+    block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "ibcc-schemes", "\n".join(B + lines[-2:]) + "\n")
 
 
 if __name__ == "__main__":
