@@ -189,11 +189,11 @@ TEST(cc_congestion_state_has_hysteresis)
         /* 0: enter; 1: just below enter; 2: just at leave; 3: just below leave */
         uint32_t q = steps[i].queued == 0 ? cc->enter_bytes : steps[i].queued == 1 ? cc->enter_bytes - 1
                      : steps[i].queued == 2 ? cc->leave_bytes : cc->leave_bytes - 1;
-        cc->pvl[b].occ = q;
+        cc->occ[b] = q;
         cc_on_forward(&s, go, id, 1);
         CHECK(cc->pvl[b].congested == steps[i].congested, "step %zu: %u bytes queued, congested %d, want %d", i, q,
               cc->pvl[b].congested, steps[i].congested);
-        CHECK(cc->pvl[b].occ == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
+        CHECK(cc->occ[b] == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
     }
     pkt_release(&s, id);
     sim_free(&s);

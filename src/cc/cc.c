@@ -60,6 +60,7 @@ void cc_setup(sim_t *s, cfg_t *c)
     if (!p) cfg_fail(c, K_CC_PRESET, "unknown preset (opa or simula-llnl)");
     cc_t *cc = s->cc = xcalloc(1, sizeof *cc);
     size_t nb = (size_t)s->nports * s->nvc;
+    cc->occ = xcalloc(nb, sizeof *cc->occ);
     cc->pvl = xcalloc(nb, sizeof *cc->pvl);
     cc->port_marks = xcalloc(s->nports, sizeof *cc->port_marks);
     cc->port_victim_fwd = xcalloc(s->nports, sizeof *cc->port_victim_fwd);
@@ -123,7 +124,7 @@ void cc_free(sim_t *s)
 {
     cc_t *cc = s->cc;
     if (!cc) return;
-    free(cc->pvl); free(cc->port_marks); free(cc->port_victim_fwd); free(cc->sl_cca); free(cc->node_thr); free(cc->node_sum);
+    free(cc->occ); free(cc->pvl); free(cc->port_marks); free(cc->port_victim_fwd); free(cc->sl_cca); free(cc->node_thr); free(cc->node_sum);
     cc_view_free(cc);
     free(cc->ts_throttled); free(cc->ts_max); free(cc->ts_mean); free(cc->ts_marked); free(cc->ts_becns);
     free(cc);
@@ -136,8 +137,8 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     packet_t *p = &s->pkt[id];
     uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
     cc_pvl_t *v = &cc->pvl[b];
-    uint32_t q = v->occ;   /* queued for this port VL, this packet included */
-    v->occ = q - occ;
+    uint32_t q = cc->occ[b];   /* queued for this port VL, this packet included */
+    cc->occ[b] = q - occ;
     if (!cc->enter_bytes) return;
     if (!v->congested) {
         if (q < cc->enter_bytes) return;

@@ -38,12 +38,12 @@ enum { CC_NSL = 16, CC_MAX_CCT = 896 };
 typedef struct cc_view cc_view_t;   /* views.cc (view.c) */
 
 /* A switch output VL's congestion state, in one record: a forwarded packet
- * reads and updates all of it. */
+ * reads and updates all of it. The bytes queued for it, which every routed
+ * packet updates, stay in a dense array of their own. */
 typedef struct cc_pvl {
-    uint32_t occ;             /* bytes queued in the switch for this output VL */
     uint16_t since_mark;      /* eligible packets since the last mark */
     uint8_t congested;
-    uint8_t pad_;
+    uint8_t pad_[5];
     simtime_t since;          /* congested since */
     uint64_t cong_time;       /* time spent congested before `since` (ps) */
 } cc_pvl_t;
@@ -53,6 +53,7 @@ typedef struct cc {
     uint32_t enter_bytes, leave_bytes;   /* congestion state thresholds (enter 0: never marks) */
     uint32_t marking_rate, min_size;
     int victim_marks;
+    uint32_t *occ;            /* [port * nvc + vc]: bytes queued in the switch for that output VL */
     cc_pvl_t *pvl;            /* [port * nvc + vc] */
     /* channel adapter side */
     int per_sl;
@@ -90,7 +91,7 @@ void cc_attach(sim_t *s);
 static inline void cc_on_queued(sim_t *s, uint32_t go, uint8_t vc, uint32_t bytes)
 {
     cc_t *cc = s->cc;
-    cc->pvl[go * s->nvc + vc].occ += bytes;
+    cc->occ[go * s->nvc + vc] += bytes;
 }
 /* The packet leaves through output go (before it takes its credits): update
  * the port VL's state and mark it if eligible. */
