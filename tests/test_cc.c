@@ -146,7 +146,7 @@ TEST(cc_recovery_takes_limit_times_timer)
     const char *ini = "load = 0\n[time]\nwarmup = 0\nmeasure = 1ms\n[topology]\ntype = rlft\nk = 4\nstages = 1\n";
     sim_t s;
     cfg_t c;
-    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", NULL });
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "time.drain=false", NULL });
     for (int i = 0; i < 30; i++) cc_becn(&s, 0, 1, 0, 0);   /* 30 x 5 capped at 127 */
     uint32_t f = flow_get(&s, 0, 1);
     CHECK(s.tp->flow[f].cc.ccti == 127, "CCTI %u after 30 BECNs, want the limit 127", s.tp->flow[f].cc.ccti);

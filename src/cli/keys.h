@@ -9,9 +9,11 @@
  X(SEED, "seed", KT_INT, "1", 0, 9e15, "Random seed. Every random choice draws from a stream derived from (seed, purpose, index), so a run is reproducible bit for bit.") \
  X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per end node as a fraction of link bandwidth (1.0 = one link's worth). Or give traffic.rate instead; then this column of summary.csv holds the fraction it makes.") \
  X(TIME_WARMUP, "time.warmup", KT_TIME, "50us", 0, 1e18, "Warm-up period; nothing delivered or generated before it enters the statistics.") \
- X(TIME_MEASURE, "time.measure", KT_TIME, "200us", 1, 1e18, "Measurement period after the warm-up; the run ends at warmup + measure.") \
+ X(TIME_MEASURE, "time.measure", KT_TIME, "200us", 1, 1e18, "Measurement period after the warm-up: throughput counts what is delivered in it, latency what is generated in it. The run ends at warmup + measure, or after the drain (time.drain).") \
  X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
  X(TIME_DEADLOCK, "time.deadlock", KT_TIME, "0", 0, 1e18, "Watchdog: if packets are in the network and none moves for this long, the run stops and reports a deadlock (exit status 3); also checked at the end of the run. 0 = automatic: 50 times the time to send one packet.mtu packet and cross one router.") \
+ X(TIME_DRAIN, "time.drain", KT_BOOL, "true", 0, 0, "After the measurement window the run goes on, sources still generating, until every packet generated in the window is delivered or time.drain_max has passed, so latency counts the window's slowest packets too; summary.csv reports those still undelivered (undrained) and marks an unstable run. false: the run ends with the window and latency counts only the window's packets delivered in it.") \
+ X(TIME_DRAIN_MAX, "time.drain_max", KT_TIME, "0", 0, 1e18, "Longest drain after the window (time.drain). 0 = as long as time.measure.") \
  X(TOPO_TYPE, "topology.type", KT_NAME, "rlft", 0, 0, "Topology: see `icnsim --list`.") \
  X(TOPO_K, "topology.k", KT_INT, "4", 1, 64, "Fat-trees: arity K, ports a switch uses towards each neighbouring stage (P = 2K). k-ary n-cubes: radix k, routers per dimension (topology.shape gives one per dimension).") \
  X(TOPO_PORTS, "topology.ports", KT_INT, "0", 0, 128, "Switch port count P; optional, must equal 2K when given (0 = derive from topology.k).") \

@@ -399,7 +399,8 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         if (!quiet) {
             printf("  ");
             for (int d = 0; d < ndims; d++) printf("%-22s ", f[1 + dims[d].key]);
-            printf("%10s %10s %12s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 10], f[m + 12], f[m]);
+            printf("%10s %10s %12s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 10], f[m + 12],
+                   nf > m + 26 && !strcmp(f[m + 26], "1") && !strcmp(f[m], "ok") ? "unstable" : f[m]);
         }
         free(txt);
         free(dirs[pt]);
@@ -418,7 +419,7 @@ int run_sweep(cfg_t *base, char **sets, int nsets, const char *outdir, int jobs,
         int m = 2 + K__COUNT;   /* 1-based column of the first metric (status) */
         plot_sweep(outdir, base->name, 2 + dims[0].key, icn_keys[dims[0].key].name,
                    ndims == 2 ? icn_keys[dims[1].key].name : "", ndims == 2 ? dims[1].vals : NULL,
-                   ndims == 2 ? dims[1].n : 0, m + 1, m + 10, plot_wanted(base));
+                   ndims == 2 ? dims[1].n : 0, m + 1, m + 10, m + 26, plot_wanted(base));
     }
     free_dims(dims, ndims);
     free(dirs); free(status); free(pids); free(slot_point);

@@ -239,7 +239,13 @@ static void pull(sim_t *s, uint32_t n)
         srcmsg_t msg = tn->held;
         tn->held.left = 0;
         if (t->queue_limit && fl->n >= t->queue_limit) {
-            s->st.src_drops += (msg.left + s->mtu - 1) / s->mtu;
+            uint32_t npk = (msg.left + s->mtu - 1) / s->mtu;
+            s->st.src_drops += npk;
+            if (in_measure(s, msg.gen)) {
+                s->st.w_src_drops += npk;
+                s->st.w_done_tsum += (double)npk * (double)msg.gen;
+                drain_check(s);
+            }
             if (msg.msg != ICN_NIL) { s->msg_left[msg.msg] = s->msg_free; s->msg_free = msg.msg; }
             flow_maybe_free(s, f);
             continue;
