@@ -18,7 +18,9 @@ typedef struct fvc {      /* an input VC */
     uint32_t cap, head, n;
     uint8_t routed;       /* its front packet holds an output VC */
     uint8_t oport, ovc;
+    uint8_t nrc;          /* candidates of the front header, routed once (0: not routed yet) */
     uint16_t tries;       /* cycles the front header failed to get an output VC */
+    cand_t rc[MAX_CAND];
 } fvc_t;
 
 typedef struct fst {
@@ -138,6 +140,18 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
     return 1;
 }
 
+/* The candidates of the header at the front of input VC b (input port `in`
+ * of router w). A router routes a head once, in its routing stage, and the
+ * head then waits for one of those outputs; only an adaptive routing looks
+ * again every cycle, at the credits and occupancy of the moment. */
+static int head_route(sim_t *s, uint32_t w, uint32_t in, fvc_t *q, cand_t *c)
+{
+    if (s->routing->adaptive) return s->routing->route(s, w, in, &s->pkt[front(q)->pkt], c);
+    if (!q->nrc) q->nrc = (uint8_t)s->routing->route(s, w, in, &s->pkt[front(q)->pkt], q->rc);
+    memcpy(c, q->rc, q->nrc * sizeof *c);
+    return q->nrc;
+}
+
 /* Give output VC oi (candidate c of input VC li) to the header at li's front. */
 static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t oi)
 {
@@ -150,6 +164,7 @@ static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t o
     f->needs[w] &= ~(1ull << li);
     if (!f->nown[port0 + c->out]++) f->owned[w] |= 1ull << c->out;
     q->routed = 1;
+    q->nrc = 0;   /* the next header is routed afresh */
     q->oport = c->out;
     q->ovc = c->ovc;
     p->out = c->out;
@@ -174,7 +189,7 @@ static void allocate(sim_t *s, uint32_t w, uint64_t t)
         uint32_t li = (uint32_t)__builtin_ctzll(b);
         fvc_t *q = &f->in[port0 * nvc + li];
         if (front(q)->ready > t) continue;
-        int n = s->routing->route(s, w, li / nvc, &s->pkt[front(q)->pkt], c[li]);
+        int n = head_route(s, w, li / nvc, q, c[li]);
         nc[li] = (uint8_t)n;
         k0[li] = (uint8_t)(s->escape_after && q->tries >= s->escape_after ? n - 1 : 0);
         ready |= 1ull << li;
@@ -477,7 +492,7 @@ void flit_deadlock_report(sim_t *s)
                 b = peer * nvc + q->ovc;
             } else {
                 cand_t c[MAX_CAND];
-                int nc = s->routing->route(s, w, g - port0, &s->pkt[front(q)->pkt], c);
+                int nc = head_route(s, w, g - port0, q, c);
                 b = f->owner[(port0 + c[nc - 1].out) * nvc + c[nc - 1].ovc];
             }
         }
@@ -494,7 +509,7 @@ void flit_deadlock_report(sim_t *s)
                 if (q->routed) b = s->port[port0 + q->oport].peer * nvc + q->ovc;
                 else {
                     cand_t c[MAX_CAND];
-                    int nc = s->routing->route(s, w, g - port0, &s->pkt[front(q)->pkt], c);
+                    int nc = head_route(s, w, g - port0, q, c);
                     b = f->owner[(port0 + c[nc - 1].out) * nvc + c[nc - 1].ovc];
                 }
             } while (b != c0);

@@ -2,7 +2,8 @@
  *
  * Packets are split into flits (one phit each); a link carries one flit per
  * router cycle. Each input VC is a FIFO of flits; a header, once it has gone
- * through the pipeline, is routed (the routing's ordered candidates) and
+ * through the pipeline, is routed once (the routing's ordered candidates;
+ * again every cycle only for an adaptive routing) and
  * allocated an output VC: with wormhole switching a free output VC, which its
  * worm then holds until the tail leaves; with virtual cut-through a free
  * output VC with room downstream for the whole packet. Each cycle every

@@ -38,6 +38,11 @@ typedef struct routing_ops {
     /* Nonzero if every route() returns one candidate that depends on the
      * destination and the switch only (a scheme may then look ahead). */
     int deterministic;
+    /* Nonzero if the routing adapts to the network's state (credits,
+     * occupancy): a waiting head is routed again until it gets an output.
+     * Otherwise a router routes a head once, random choices included (the
+     * flit model keeps its candidates until it is granted one). */
+    int adaptive;
     /* Optional: frees what setup() hung off routing_data besides the block itself. */
     void (*cleanup)(sim_t *s);
 } routing_ops;
