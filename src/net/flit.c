@@ -42,6 +42,11 @@ typedef struct fst {
     uint64_t *owned;      /* [router]: output ports with a VC held by a worm */
     uint8_t *nown;        /* [port]: its VCs held */
     uint8_t *vpri;        /* [port * nvc + vc]: input VC (router-local) first in line for this output VC */
+    uint8_t *ipri;        /* [port * nvc + vc]: for an input VC, the VC of a class it tries first */
+    uint64_t *held;       /* [router]: its output VCs (port * nvc + vc, router-local) held by a worm */
+    int perhop;           /* router.vc_alloc = per-hop */
+    int outfirst, islip;  /* router.vc_allocator = output-first, router.vc_arbiter = islip */
+    uint32_t iters;       /* router.vc_iterations (0: until nothing more is granted) */
     uint32_t *act, nact;  /* routers holding flits */
     uint8_t *is_act;
     uint32_t *nact_list, nnic;   /* nodes with something to inject */
@@ -114,6 +119,9 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
             uint32_t size;
             uint8_t vc;
             if (!nic_peek(s, n, &size, &vc)) return slot > 0 || f->cpf > 1;
+            if (f->perhop && !s->routing->owns_vcs && vc < s->nsqs)   /* per-hop: the injection link's VCs too */
+                for (uint8_t v = 0; v < s->nsqs; v++)
+                    if (f->cred[gp * nvc + v] > f->cred[gp * nvc + vc]) vc = v;
             if (f->cred[gp * nvc + vc] < 1) return 1;
             f->cur[n] = nic_make_packet(s, n, size, vc);
             f->cur_n[n] = 0;
@@ -152,15 +160,20 @@ static int head_route(sim_t *s, uint32_t w, uint32_t in, fvc_t *q, cand_t *c)
     return q->nrc;
 }
 
-/* Give output VC oi (candidate c of input VC li) to the header at li's front. */
-static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t oi)
+/* Give output VC oi (candidate c of input VC li, c->ovc its VC) to the
+ * header at li's front; move: the arbiters' pointers pass this grant. */
+static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t oi, int move)
 {
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
     fvc_t *q = &f->in[port0 * nvc + li];
     packet_t *p = &s->pkt[front(q)->pkt];
     f->owner[oi] = port0 * nvc + li;
-    f->vpri[oi] = (uint8_t)(li + 1 == nq ? 0 : li + 1);
+    f->held[w] |= 1ull << (oi - port0 * nvc);
+    if (move) {
+        f->vpri[oi] = (uint8_t)(li + 1 == nq ? 0 : li + 1);
+        f->ipri[port0 * nvc + li] = (uint8_t)(c->ovc + 1u == nvc ? 0 : c->ovc + 1);
+    }
     f->needs[w] &= ~(1ull << li);
     if (!f->nown[port0 + c->out]++) f->owned[w] |= 1ull << c->out;
     q->routed = 1;
@@ -171,60 +184,139 @@ static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t o
     p->out_vc = c->ovc;
 }
 
-/* Headers at the front of input VCs ask for an output VC, each for its first
- * free candidate (the routing's order of preference). An output VC asked for
- * by several headers goes to the first input VC after its last grantee
- * (round-robin per output VC), so a header waits for at most one grant of
- * every other input VC of the router. Losers then ask again for their next
- * free candidate, until nothing more can be granted this cycle. */
+/* The output VCs (router-local bits, port * nvc + vc) candidate c offers a
+ * header of `size` flits: with per-hop allocation every VC of its class (all
+ * the queuing scheme's VCs when the routing does not choose VCs itself),
+ * else the candidate's VC; only those with room for the whole packet under
+ * VCT or an FC_WHOLE rule. */
+static uint64_t cand_vcs(const sim_t *s, const fst_t *f, uint32_t port0, const cand_t *c, uint32_t size)
+{
+    uint32_t nvc = s->nvc, lo = c->ovc, hi = c->ovc + 1;
+    if (f->perhop && !s->routing->owns_vcs && c->ovc < s->nsqs) lo = 0, hi = s->nsqs;
+    uint64_t m = 0;
+    for (uint32_t v = lo; v < hi; v++) {
+        uint32_t oi = (port0 + c->out) * nvc + v;
+        if ((f->vct || c->fc == FC_WHOLE) && f->cred[oi] < (int32_t)size) continue;
+        m |= 1ull << (c->out * nvc + v);
+    }
+    return m;
+}
+
+/* Of the output VCs m (all on one port), the first from the input VC's
+ * pointer on: the input side's round-robin among the VCs of a class. */
+static uint32_t pick_vc(uint32_t nvc, uint64_t m, uint8_t from)
+{
+    uint32_t base = (uint32_t)__builtin_ctzll(m) / nvc * nvc;
+    for (uint32_t k = 0; k < nvc; k++) {
+        uint32_t v = from + k < nvc ? from + k : from + k - nvc;
+        if (m >> (base + v) & 1) return base + v;
+    }
+    return (uint32_t)__builtin_ctzll(m);
+}
+
+/* First candidate of li (in the routing's order of preference) offering a
+ * VC in `avail`; returns its index, or -1. */
+static int first_cand(const uint64_t *cm, uint8_t k0, uint8_t n, uint64_t avail)
+{
+    for (uint32_t j = k0; j < n; j++)
+        if (cm[j] & avail) return (int)j;
+    return -1;
+}
+
+/* Separable VC allocation among the headers at the front of input VCs.
+ * Input-first: each header asks for one output VC, from its first candidate
+ * with a free one; an output VC asked for by several goes to the first input
+ * VC after its last grantee (round-robin per output VC, so a header waits for
+ * at most one grant of every other input VC of the router). Output-first:
+ * each free output VC offers itself to the first asking header after its
+ * last grantee, and each header accepts the offer of its first candidate.
+ * Unmatched headers and output VCs then go through further iterations
+ * (router.vc_iterations). Round-robin pointers move past every grant; iSLIP
+ * pointers only past those accepted in the first iteration. */
 static void allocate(sim_t *s, uint32_t w, uint64_t t)
 {
     fst_t *f = F(s);
-    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc, b0 = port0 * nvc;
     cand_t c[64][MAX_CAND];
-    uint8_t nc[64], k0[64], pick[64];
-    uint32_t req[64];
+    uint64_t cm[64][MAX_CAND];
+    uint8_t nc[64], k0[64];
     uint64_t ready = 0;
     for (uint64_t b = f->needs[w]; b; b &= b - 1) {
         uint32_t li = (uint32_t)__builtin_ctzll(b);
-        fvc_t *q = &f->in[port0 * nvc + li];
+        fvc_t *q = &f->in[b0 + li];
         if (front(q)->ready > t) continue;
         int n = head_route(s, w, li / nvc, q, c[li]);
+        uint32_t size = nflits(f, s->pkt[front(q)->pkt].size);
         nc[li] = (uint8_t)n;
         k0[li] = (uint8_t)(s->escape_after && q->tries >= s->escape_after ? n - 1 : 0);
+        for (int j = k0[li]; j < n; j++) cm[li][j] = cand_vcs(s, f, port0, &c[li][j], size);
         ready |= 1ull << li;
     }
-    for (uint64_t todo = ready; todo;) {
-        uint64_t asking = 0;
-        for (uint64_t b = todo; b; b &= b - 1) {
-            uint32_t li = (uint32_t)__builtin_ctzll(b);
-            uint32_t size = nflits(f, s->pkt[front(&f->in[port0 * nvc + li])->pkt].size);
-            for (uint32_t j = k0[li]; j < nc[li]; j++) {
-                uint32_t oi = (port0 + c[li][j].out) * nvc + c[li][j].ovc;
-                if (f->owner[oi] != ICN_NIL) continue;
-                if ((f->vct || c[li][j].fc == FC_WHOLE) && f->cred[oi] < (int32_t)size) continue;
-                req[li] = oi;
-                pick[li] = (uint8_t)j;
+    uint64_t todo = ready;
+    for (uint32_t it = 0; todo && (!f->iters || it < f->iters); it++) {
+        uint64_t avail = ~f->held[w], granted = 0;
+        int move = !f->islip || it == 0;
+        if (!f->outfirst) {
+            uint32_t req[64];
+            int8_t pick[64];
+            uint64_t asking = 0;
+            for (uint64_t b = todo; b; b &= b - 1) {
+                uint32_t li = (uint32_t)__builtin_ctzll(b);
+                int j = first_cand(cm[li], k0[li], nc[li], avail);
+                if (j < 0) continue;
+                req[li] = pick_vc(nvc, cm[li][j] & avail, f->ipri[b0 + li]);
+                pick[li] = (int8_t)j;
                 asking |= 1ull << li;
-                break;
+            }
+            todo = asking;   /* a header with no free candidate now will not get one this cycle */
+            for (uint64_t b = asking; b; b &= b - 1) {
+                uint32_t li = (uint32_t)__builtin_ctzll(b), oi = b0 + req[li];
+                if (granted >> req[li] & 1) continue;   /* granted this round to an earlier requester */
+                uint32_t best = li, rank = (li + nq - f->vpri[oi]) % nq;
+                for (uint64_t o = b & (b - 1); o; o &= o - 1) {
+                    uint32_t lj = (uint32_t)__builtin_ctzll(o), r = (lj + nq - f->vpri[oi]) % nq;
+                    if (req[lj] == req[li] && r < rank) { best = lj; rank = r; }
+                }
+                cand_t g = c[best][pick[best]];
+                g.ovc = (uint8_t)(req[li] % nvc);
+                grant(s, w, best, &g, oi, move);
+                granted |= 1ull << req[li];
+                todo &= ~(1ull << best);
+            }
+        } else {
+            uint64_t want[64], offers[64] = { 0 }, outs = 0;
+            for (uint64_t b = todo; b; b &= b - 1) {
+                uint32_t li = (uint32_t)__builtin_ctzll(b);
+                want[li] = 0;
+                for (uint32_t j = k0[li]; j < nc[li]; j++) want[li] |= cm[li][j] & avail;
+                outs |= want[li];
+                if (!want[li]) todo &= ~(1ull << li);
+            }
+            for (uint64_t o = outs; o; o &= o - 1) {   /* each output VC offers itself to one header */
+                uint32_t lo = (uint32_t)__builtin_ctzll(o), oi = b0 + lo, best = ICN_NIL, rank = nq;
+                for (uint64_t b = todo; b; b &= b - 1) {
+                    uint32_t li = (uint32_t)__builtin_ctzll(b), r = (li + nq - f->vpri[oi]) % nq;
+                    if ((want[li] >> lo & 1) && r < rank) { best = li; rank = r; }
+                }
+                offers[best] |= 1ull << lo;
+                if (!f->islip) f->vpri[oi] = (uint8_t)(best + 1 == nq ? 0 : best + 1);
+            }
+            for (uint64_t b = todo; b; b &= b - 1) {   /* each header accepts one offer */
+                uint32_t li = (uint32_t)__builtin_ctzll(b);
+                if (!offers[li]) continue;
+                int j = first_cand(cm[li], k0[li], nc[li], offers[li]);
+                uint32_t lo = pick_vc(nvc, cm[li][j] & offers[li], f->ipri[b0 + li]);
+                cand_t g = c[li][j];
+                g.ovc = (uint8_t)(lo % nvc);
+                grant(s, w, li, &g, b0 + lo, move);
+                todo &= ~(1ull << li);
+                granted |= 1ull << lo;
             }
         }
-        if (!asking) break;
-        todo = asking;   /* a header with no free candidate now will not get one this cycle */
-        for (uint64_t b = asking; b; b &= b - 1) {
-            uint32_t li = (uint32_t)__builtin_ctzll(b), oi = req[li];
-            if (f->owner[oi] != ICN_NIL) continue;   /* granted this round to an earlier requester */
-            uint32_t best = li, rank = (li + nq - f->vpri[oi]) % nq;
-            for (uint64_t o = b & (b - 1); o; o &= o - 1) {
-                uint32_t lj = (uint32_t)__builtin_ctzll(o), r = (lj + nq - f->vpri[oi]) % nq;
-                if (req[lj] == oi && r < rank) { best = lj; rank = r; }
-            }
-            grant(s, w, best, &c[best][pick[best]], oi);
-            todo &= ~(1ull << best);
-        }
+        if (!granted) break;
     }
     for (uint64_t b = ready; b; b &= b - 1) {
-        fvc_t *q = &f->in[port0 * nvc + (uint32_t)__builtin_ctzll(b)];
+        fvc_t *q = &f->in[b0 + (uint32_t)__builtin_ctzll(b)];
         if (!q->routed && q->tries < UINT16_MAX) q->tries++;
     }
 }
@@ -275,6 +367,7 @@ static void traverse(sim_t *s, uint32_t w, uint64_t t)
         if (f->vct) f->lock[go] = e.last ? 0xff : (uint8_t)chosen;
         if (e.last) {
             f->owner[oi] = ICN_NIL;
+            f->held[w] &= ~(1ull << (oi - port0 * nvc));
             q->routed = 0;
             q->tries = 0;
             if (!--f->nown[go]) f->owned[w] &= ~(1ull << o);
@@ -322,6 +415,49 @@ void flit_cycle(sim_t *s)
     }
 }
 
+/* Static VC assignment under a deterministic routing: walk every pair's path
+ * and warn when a queuing scheme puts all the traffic of some links on one VC
+ * (DBBM on a k x k mesh with Q dividing k: every Y link), where more VCs
+ * cannot help. A real packet carries the walk, for routings that look at
+ * per-packet state. */
+static void warn_single_vc_links(sim_t *s)
+{
+    if (!s->routing->deterministic || s->routing->owns_vcs || s->queuing->hop || s->nsqs < 2 || s->nnodes > 4096) return;
+    uint32_t id = pkt_alloc(s), nlinks = 0, single = 0, first = ICN_NIL;
+    uint64_t *vcs = xcalloc(s->nports, sizeof *vcs);
+    packet_t *p = &s->pkt[id];
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        for (uint32_t b = 0; b < s->nnodes; b++) {
+            if (a == b) continue;
+            memset(p, 0, sizeof *p);
+            p->src = a, p->dst = b, p->size = s->mtu, p->msg = ICN_NIL, p->flow = ICN_NIL;
+            p->vc = p->out_vc = s->queuing->vc(s, a, b);
+            uint32_t gi = s->port[s->nic[a].port].peer;
+            for (int hop = 0; hop < 256 && !(s->port[gi].dev & NIC_BIT); hop++) {
+                uint32_t w = s->port[gi].dev;
+                cand_t c[MAX_CAND];
+                s->routing->route(s, w, s->port[gi].local, p, c);
+                uint32_t go = s->sw[w].port0 + c[0].out;
+                gi = s->port[go].peer;
+                if (gi == ICN_NIL) break;
+                if (!(s->port[gi].dev & NIC_BIT)) vcs[go] |= 1ull << (c[0].ovc % 64);
+                p->vc = c[0].ovc;
+            }
+        }
+    for (uint32_t g = 0; g < s->nports; g++) {
+        if (!vcs[g]) continue;
+        nlinks++;
+        if (!(vcs[g] & (vcs[g] - 1)) && single++ == 0) first = g;
+    }
+    if (single)
+        fprintf(stderr, "icnsim: warning: queuing scheme %s with router.vc_alloc = static puts all traffic of %u of the %u "
+                "router-to-router links on one VC of %u (e.g. router %u port %u), so more VCs do not help them; "
+                "router.vc_alloc = per-hop lets a packet take any VC at every hop\n", s->queuing->name, single, nlinks,
+                s->nsqs, s->port[first].dev, s->port[first].local);
+    free(vcs);
+    pkt_release(s, id);
+}
+
 void flit_setup(sim_t *s, cfg_t *c)
 {
     fst_t *f = xcalloc(1, sizeof *f);
@@ -340,6 +476,14 @@ void flit_setup(sim_t *s, cfg_t *c)
         f->fpc = 1;
         f->cpf = (fph + width - 1) / width;
     }
+    const char *va = cfg_str(c, K_ROUTER_VC_ALLOC), *vx = cfg_str(c, K_ROUTER_VC_ALLOCATOR), *vb = cfg_str(c, K_ROUTER_VC_ARBITER);
+    if (!strcmp(va, "per-hop")) f->perhop = 1;
+    else if (strcmp(va, "static")) cfg_fail(c, K_ROUTER_VC_ALLOC, "must be per-hop or static");
+    if (!strcmp(vx, "output-first")) f->outfirst = 1;
+    else if (strcmp(vx, "input-first")) cfg_fail(c, K_ROUTER_VC_ALLOCATOR, "must be input-first or output-first");
+    if (!strcmp(vb, "islip")) f->islip = 1;
+    else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");
+    f->iters = (uint32_t)cfg_int(c, K_ROUTER_VC_ITERATIONS);
     const char *sw = cfg_str(c, K_SW_SWITCHING);
     if (!strcmp(sw, "vct")) f->vct = 1;
     else if (strcmp(sw, "wormhole")) cfg_fail(c, K_SW_SWITCHING, "must be wormhole or vct");
@@ -406,6 +550,8 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->nown = xcalloc(s->nports, 1);
     f->rflits = xcalloc(s->nswitches, sizeof *f->rflits);
     f->vpri = xcalloc(nb, 1);
+    f->ipri = xcalloc(nb, 1);
+    f->held = xcalloc(s->nswitches, sizeof *f->held);
     f->act = xmalloc(s->nswitches * sizeof *f->act);
     f->is_act = xcalloc(s->nswitches, 1);
     f->nact_list = xmalloc(s->nnodes * sizeof *f->nact_list);
@@ -414,6 +560,7 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->cur_n = xcalloc(s->nnodes, sizeof *f->cur_n);
     f->cur_vc = xcalloc(s->nnodes, 1);
     for (uint32_t n = 0; n < s->nnodes; n++) f->cur[n] = ICN_NIL;
+    if (!f->perhop) warn_single_vc_links(s);
 }
 
 void flit_free(sim_t *s)
@@ -426,7 +573,7 @@ void flit_free(sim_t *s)
     free(f->busy);
     free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
     free(f->needs); free(f->owned); free(f->nown);
-    free(f->rflits); free(f->vpri); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
+    free(f->rflits); free(f->vpri); free(f->ipri); free(f->held); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
     free(f->cur); free(f->cur_n); free(f->cur_vc); free(f->cr);
     free(f);
     s->flit = NULL;

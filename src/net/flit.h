@@ -4,7 +4,8 @@
  * router cycle. Each input VC is a FIFO of flits; a header, once it has gone
  * through the pipeline, is routed once (the routing's ordered candidates;
  * again every cycle only for an adaptive routing) and
- * allocated an output VC: with wormhole switching a free output VC, which its
+ * allocated an output VC by a separable allocator, per hop (any VC of the
+ * class its routing allows) or static: with wormhole switching a free output VC, which its
  * worm then holds until the tail leaves; with virtual cut-through a free
  * output VC with room downstream for the whole packet. Each cycle every
  * output link sends one flit from one of its VCs (round-robin: flit-by-flit
