@@ -47,6 +47,13 @@ typedef struct fst {
     int perhop;           /* router.vc_alloc = per-hop */
     int outfirst, islip;  /* router.vc_allocator = output-first, router.vc_arbiter = islip */
     uint32_t iters;       /* router.vc_iterations (0: until nothing more is granted) */
+    uint64_t *routed;     /* [router]: its input VCs whose front packet holds an output VC */
+    uint32_t ispeed;      /* router.input_speedup: flits an input port may send per cycle (0: one per VC) */
+    uint32_t ocap;        /* flits an output port sends per cycle: the link's, or router.output_speedup if fewer */
+    uint8_t *ipp, *opp;   /* [port]: switch allocator pointers, input port (its VCs) and output port (input ports) */
+    uint64_t *istamp;     /* [port]: last cycle the input port sent a flit ... */
+    uint32_t *isent;      /* ... and how many it sent in it */
+    uint32_t max_isent;   /* most flits an input port sent in one cycle (checked against ispeed) */
     uint32_t *act, nact;  /* routers holding flits */
     uint8_t *is_act;
     uint32_t *nact_list, nnic;   /* nodes with something to inject */
@@ -94,6 +101,7 @@ static void clock_on(sim_t *s)
 }
 
 int32_t flit_credits(const sim_t *s, uint32_t oi) { return F(s)->cred[oi]; }
+uint32_t flit_max_input_flits(const sim_t *s) { return F(s)->max_isent; }
 
 simtime_t flit_packet_time(const sim_t *s)
 {
@@ -177,6 +185,7 @@ static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t o
     f->needs[w] &= ~(1ull << li);
     if (!f->nown[port0 + c->out]++) f->owned[w] |= 1ull << c->out;
     q->routed = 1;
+    f->routed[w] |= 1ull << li;
     q->nrc = 0;   /* the next header is routed afresh */
     q->oport = c->out;
     q->ovc = c->ovc;
@@ -321,61 +330,132 @@ static void allocate(sim_t *s, uint32_t w, uint64_t t)
     }
 }
 
-/* Every output link sends one flit from one of its VCs. */
+/* Output VC `chosen` of local output port o sends the flit at the front of
+ * the input VC that holds it. */
+static void send_flit(sim_t *s, uint32_t w, uint32_t o, uint32_t chosen, uint64_t t)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, go = port0 + o, peer = s->port[go].peer;
+    int sink = (s->port[peer].dev & NIC_BIT) != 0;
+    uint32_t oi = go * nvc + chosen, own = f->owner[oi], ip = own / nvc;
+    fvc_t *q = &f->in[own];
+    fent_t e = *front(q);
+    q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+    q->n--;
+    f->rflits[w]--;
+    if (f->istamp[ip] != t) f->istamp[ip] = t, f->isent[ip] = 0;
+    if (++f->isent[ip] > f->max_isent) f->max_isent = f->isent[ip];   /* the input speedup invariant's witness */
+    credit_back(f, s->port[ip].peer * nvc + own % nvc);
+    packet_t *p = &s->pkt[e.pkt];
+    if (sink) {
+        if (e.last) evq_push(&s->evq, (t + f->cpf) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
+    } else {
+        f->cred[oi]--;
+        fvc_t *dq = &f->in[peer * nvc + chosen];
+        push(dq, (fent_t){ t + f->cpf + f->P - 1, e.pkt, e.idx, e.last });
+        uint32_t w2 = s->port[peer].dev;
+        if (dq->n == 1 && e.idx == 0) f->needs[w2] |= 1ull << (peer * nvc + chosen - s->sw[w2].port0 * nvc);
+        f->rflits[w2]++;
+        activate(f, w2);
+        if (e.idx == 0) { p->vc = (uint8_t)chosen; p->hops++; }
+    }
+    s->st.flit_hops++;
+    if (e.idx == 0) s->st.pkt_hops++;
+    s->last_progress = s->now;
+    if (f->vct) f->lock[go] = e.last ? 0xff : (uint8_t)chosen;
+    if (e.last) {
+        f->owner[oi] = ICN_NIL;
+        f->held[w] &= ~(1ull << (oi - port0 * nvc));
+        f->routed[w] &= ~(1ull << (own - port0 * nvc));
+        q->routed = 0;
+        q->tries = 0;
+        if (!--f->nown[go]) f->owned[w] &= ~(1ull << o);
+        if (q->n) f->needs[w] |= 1ull << (own - port0 * nvc);   /* the next packet's header is at the front */
+    }
+    f->rr[go] = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
+    if (f->cpf > 1) f->busy[go] = t + f->cpf;
+}
+
+/* Can output VC oi (of global output port go) send its holder's front flit now? */
+static inline int can_send(const sim_t *s, const fst_t *f, uint32_t go, uint32_t oi, int sink, uint64_t t)
+{
+    uint32_t own = f->owner[oi];
+    return own != ICN_NIL && f->in[own].n && front(&f->in[own])->ready <= t && (sink || f->cred[oi] >= 1);
+}
+
+/* router.input_speedup = 0: every output link sends up to its flits per cycle,
+ * each from one of its VCs, round-robin (flit-by-flit VC multiplexing for
+ * wormhole; for VCT a started packet keeps the link until its tail), however
+ * many VCs of one input port that takes: each input VC has a crossbar input
+ * of its own. */
 static void traverse(sim_t *s, uint32_t w, uint64_t t)
 {
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0;
     for (uint64_t ports = f->owned[w]; ports; ports &= ports - 1) {
-      uint32_t o = (uint32_t)__builtin_ctzll(ports), go = port0 + o, peer = s->port[go].peer;
-      for (uint32_t slot = 0; slot < f->fpc && f->busy[go] <= t && f->nown[go]; slot++) {
-        int sink = (s->port[peer].dev & NIC_BIT) != 0;
-        uint32_t chosen = ICN_NIL;
-        for (uint32_t k = 0; k < nvc; k++) {
-            uint32_t v = f->lock[go] != 0xff ? f->lock[go] : f->rr[go] + k < nvc ? f->rr[go] + k : f->rr[go] + k - nvc;
-            uint32_t oi = go * nvc + v, own = f->owner[oi];
-            if (own != ICN_NIL && f->in[own].n && front(&f->in[own])->ready <= t && (sink || f->cred[oi] >= 1)) {
-                chosen = v;
+        uint32_t o = (uint32_t)__builtin_ctzll(ports), go = port0 + o;
+        int sink = (s->port[s->port[go].peer].dev & NIC_BIT) != 0;
+        for (uint32_t slot = 0; slot < f->ocap && f->busy[go] <= t && f->nown[go]; slot++) {
+            uint32_t chosen = ICN_NIL;
+            for (uint32_t k = 0; k < nvc; k++) {
+                uint32_t v = f->lock[go] != 0xff ? f->lock[go] : f->rr[go] + k < nvc ? f->rr[go] + k : f->rr[go] + k - nvc;
+                if (can_send(s, f, go, go * nvc + v, sink, t)) { chosen = v; break; }
+                if (f->lock[go] != 0xff) break;
+            }
+            if (chosen == ICN_NIL) break;
+            send_flit(s, w, o, chosen, t);
+        }
+    }
+}
+
+/* router.input_speedup = S >= 1: a separable switch allocator, input-first.
+ * Each input port that has sent fewer than S flits this cycle picks one of
+ * its VCs able to send (round-robin from a pointer per input port), and each
+ * output port picks one of the input ports asking for it (round-robin from a
+ * pointer per output port), up to its flits per cycle; rounds repeat among
+ * the unmatched until one moves nothing. S = 1 is one crossbar input per
+ * port, its VCs multiplexed in front of it. */
+static void traverse_sa(sim_t *s, uint32_t w, uint64_t t)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, np = s->sw[w].nports;
+    uint8_t isent[64] = { 0 }, osent[64] = { 0 };
+    for (;;) {
+        uint64_t ports = 0, asked = 0;
+        for (uint64_t b = f->routed[w]; b; b &= b - 1) ports |= 1ull << ((uint32_t)__builtin_ctzll(b) / nvc);
+        uint32_t want[64], vc[64];
+        for (uint64_t b = ports; b; b &= b - 1) {   /* input stage */
+            uint32_t ip = (uint32_t)__builtin_ctzll(b), gi = port0 + ip;
+            if (isent[ip] >= f->ispeed) continue;
+            for (uint32_t k = 0; k < nvc; k++) {
+                uint32_t v = f->ipp[gi] + k < nvc ? f->ipp[gi] + k : f->ipp[gi] + k - nvc;
+                fvc_t *q = &f->in[gi * nvc + v];
+                if (!q->routed) continue;
+                uint32_t go = port0 + q->oport;
+                if (osent[q->oport] >= f->ocap || f->busy[go] > t || (f->lock[go] != 0xff && f->lock[go] != q->ovc)) continue;
+                if (!can_send(s, f, go, go * nvc + q->ovc, (s->port[s->port[go].peer].dev & NIC_BIT) != 0, t)) continue;
+                want[ip] = q->oport;
+                vc[ip] = v;
+                asked |= 1ull << ip;
                 break;
             }
-            if (f->lock[go] != 0xff) break;
         }
-        if (chosen == ICN_NIL) break;
-        uint32_t oi = go * nvc + chosen, own = f->owner[oi];
-        fvc_t *q = &f->in[own];
-        fent_t e = *front(q);
-        q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
-        q->n--;
-        f->rflits[w]--;
-        credit_back(f, s->port[own / nvc].peer * nvc + own % nvc);
-        packet_t *p = &s->pkt[e.pkt];
-        if (sink) {
-            if (e.last) evq_push(&s->evq, (t + f->cpf) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
-        } else {
-            f->cred[oi]--;
-            fvc_t *dq = &f->in[peer * nvc + chosen];
-            push(dq, (fent_t){ t + f->cpf + f->P - 1, e.pkt, e.idx, e.last });
-            uint32_t w2 = s->port[peer].dev;
-            if (dq->n == 1 && e.idx == 0) f->needs[w2] |= 1ull << (peer * nvc + chosen - s->sw[w2].port0 * nvc);
-            f->rflits[w2]++;
-            activate(f, w2);
-            if (e.idx == 0) { p->vc = (uint8_t)chosen; p->hops++; }
+        if (!asked) return;
+        uint64_t outs = 0;
+        for (uint64_t b = asked; b; b &= b - 1) outs |= 1ull << want[(uint32_t)__builtin_ctzll(b)];
+        for (uint64_t b = outs; b; b &= b - 1) {   /* output stage */
+            uint32_t o = (uint32_t)__builtin_ctzll(b), go = port0 + o, best = ICN_NIL, rank = np;
+            for (uint64_t a = asked; a; a &= a - 1) {
+                uint32_t ip = (uint32_t)__builtin_ctzll(a), r = (ip + np - f->opp[go]) % np;
+                if (want[ip] == o && r < rank) { best = ip; rank = r; }
+            }
+            fvc_t *q = &f->in[(port0 + best) * nvc + vc[best]];
+            send_flit(s, w, o, q->ovc, t);
+            isent[best]++;
+            osent[o]++;
+            f->ipp[port0 + best] = (uint8_t)(vc[best] + 1 == nvc ? 0 : vc[best] + 1);
+            f->opp[go] = (uint8_t)(best + 1 == np ? 0 : best + 1);
         }
-        s->st.flit_hops++;
-        if (e.idx == 0) s->st.pkt_hops++;
-        s->last_progress = s->now;
-        if (f->vct) f->lock[go] = e.last ? 0xff : (uint8_t)chosen;
-        if (e.last) {
-            f->owner[oi] = ICN_NIL;
-            f->held[w] &= ~(1ull << (oi - port0 * nvc));
-            q->routed = 0;
-            q->tries = 0;
-            if (!--f->nown[go]) f->owned[w] &= ~(1ull << o);
-            if (q->n) f->needs[w] |= 1ull << (own - port0 * nvc);   /* the next packet's header is at the front */
-        }
-        f->rr[go] = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
-        if (f->cpf > 1) f->busy[go] = t + f->cpf;
-      }
     }
 }
 
@@ -400,7 +480,8 @@ void flit_cycle(sim_t *s)
     for (uint32_t i = 0; i < nact; i++) {
         uint32_t w = f->act[i];
         allocate(s, w, t);
-        traverse(s, w, t);
+        if (f->ispeed) traverse_sa(s, w, t);
+        else traverse(s, w, t);
     }
     keep = 0;
     for (uint32_t i = 0; i < f->nact; i++) {
@@ -484,7 +565,9 @@ void flit_setup(sim_t *s, cfg_t *c)
     if (!strcmp(vb, "islip")) f->islip = 1;
     else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");
     f->iters = (uint32_t)cfg_int(c, K_ROUTER_VC_ITERATIONS);
+    f->ispeed = (uint32_t)cfg_int(c, K_ROUTER_INPUT_SPEEDUP);
     const char *sw = cfg_str(c, K_SW_SWITCHING);
+    uint32_t osp = (uint32_t)cfg_int(c, K_ROUTER_OUTPUT_SPEEDUP);
     if (!strcmp(sw, "vct")) f->vct = 1;
     else if (strcmp(sw, "wormhole")) cfg_fail(c, K_SW_SWITCHING, "must be wormhole or vct");
     /* bandwidth: a flit per cpf cycles, or fpc flits per cycle */
@@ -492,6 +575,7 @@ void flit_setup(sim_t *s, cfg_t *c)
     if (s->mtu % f->flit) cfg_fail(c, K_PKT_MTU, "packets are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     if (s->msg_size % f->flit) cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     if (s->msg_long % f->flit) cfg_fail(c, K_MSG_LONG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
+    f->ocap = osp && osp < f->fpc ? osp : f->fpc;
     if (s->mtu / f->flit > 65535) cfg_fail(c, K_PKT_MTU, "at most 65535 flits per packet");
     f->cap = xcalloc(s->nvc, sizeof *f->cap);
     if (cfg_is_set(c, K_SW_VC_SIZES)) {
@@ -552,6 +636,12 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->vpri = xcalloc(nb, 1);
     f->ipri = xcalloc(nb, 1);
     f->held = xcalloc(s->nswitches, sizeof *f->held);
+    f->routed = xcalloc(s->nswitches, sizeof *f->routed);
+    f->ipp = xcalloc(s->nports, 1);
+    f->opp = xcalloc(s->nports, 1);
+    f->istamp = xmalloc(s->nports * sizeof *f->istamp);
+    memset(f->istamp, 0xff, s->nports * sizeof *f->istamp);
+    f->isent = xcalloc(s->nports, sizeof *f->isent);
     f->act = xmalloc(s->nswitches * sizeof *f->act);
     f->is_act = xcalloc(s->nswitches, 1);
     f->nact_list = xmalloc(s->nnodes * sizeof *f->nact_list);
@@ -573,7 +663,8 @@ void flit_free(sim_t *s)
     free(f->busy);
     free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
     free(f->needs); free(f->owned); free(f->nown);
-    free(f->rflits); free(f->vpri); free(f->ipri); free(f->held); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
+    free(f->rflits); free(f->vpri); free(f->ipri); free(f->held);
+    free(f->routed); free(f->ipp); free(f->opp); free(f->istamp); free(f->isent); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
     free(f->cur); free(f->cur_n); free(f->cur_vc); free(f->cr);
     free(f);
     s->flit = NULL;
@@ -603,6 +694,10 @@ int flit_check_invariants(sim_t *s, int drained)
             bad = 1;
         }
         if (drained && own != ICN_NIL) { fprintf(stderr, "invariant: output VC %u still held after draining\n", b); bad = 1; }
+    }
+    if (f->ispeed && f->max_isent > f->ispeed) {
+        fprintf(stderr, "invariant: an input port sent %u flits in one cycle, above router.input_speedup = %u\n", f->max_isent, f->ispeed);
+        bad = 1;
     }
     if (s->st.inj_pkts != s->st.del_pkts + s->pkt_live) {
         fprintf(stderr, "invariant: injected %llu != delivered %llu + in network %u\n",

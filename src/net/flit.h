@@ -33,5 +33,7 @@ simtime_t flit_packet_time(const sim_t *s);
 /* Credits (flits) of output VC `oi` (port * nvc + vc), for selection functions. */
 int32_t flit_credits(const sim_t *s, uint32_t oi);
 void flit_deadlock_report(sim_t *s);
+/* Most flits one input port has sent in one cycle so far (router.input_speedup bounds it). */
+uint32_t flit_max_input_flits(const sim_t *s);
 
 #endif
