@@ -119,7 +119,7 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     if (__builtin_expect(s->hooks.msg_sent != NULL, 0) && !c->msg_left) s->hooks.msg_sent(s, n, c->msg_id);
     c->injected_pkts++;
     s->st.inj_pkts++;
-    if (s->now >= s->warmup && s->now < s->stop) s->st.w_inj_pkts++;
+    if (s->now >= s->warmup && s->now < s->stop) { s->st.w_inj_pkts++; c->w_inj++; }
     int64_t bin = ts_bin(&s->st, s->now);
     if (bin >= 0) s->st.ts_inj_pkts[bin]++;
     return id;
@@ -304,6 +304,8 @@ void nic_count_generated(sim_t *s)
     memset(st->ts_gen_bytes, 0, st->nbins * sizeof *st->ts_gen_bytes);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         rng_t r = s->nic[n].arrival0, sz = s->nic[n].sizes0;
+        uint64_t w0 = st->w_gen_pkts;
+        s->nic[n].w_gen = 0;
         if (s->nic[n].silent) continue;
         simtime_t t = nic_next_arrival(s, n, &r, 0);
         rng_t probe = r;
@@ -324,6 +326,7 @@ void nic_count_generated(sim_t *s)
                 st->ts_gen_pkts[b] += m * npk;
                 st->ts_gen_bytes[b] += m * s->msg_size;
             }
+            s->nic[n].w_gen = (uint32_t)(st->w_gen_pkts - w0);
             continue;
         }
         for (; t < s->end;) {
@@ -338,5 +341,6 @@ void nic_count_generated(sim_t *s)
             }
             t = nic_next_arrival(s, n, &r, t);
         }
+        s->nic[n].w_gen = (uint32_t)(st->w_gen_pkts - w0);
     }
 }
