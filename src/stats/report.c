@@ -26,7 +26,7 @@ static simtime_t window(const sim_t *s)
  * through the window by more than 1 % of what it generated plus a packet per
  * node (the noise of a stable queue's length at the window's two ends); or
  * one node's source queue grew by more than 5 % of what it generated plus 4
- * packets (past saturation on a permutation only the sources of the busiest
+ * of its longest messages (past saturation on a permutation only the sources of the busiest
  * channel fall behind, too few to show in the total); or the drain ended
  * with window packets still out. */
 static int unstable(const sim_t *s, uint64_t undrained)
@@ -35,9 +35,11 @@ static int unstable(const sim_t *s, uint64_t undrained)
     double growth = (double)st->w_gen_pkts - (double)st->w_del_pkts - (double)st->w_src_drops;
     if (growth > 0.01 * (double)st->w_gen_pkts + s->nnodes || (s->drain_max && undrained)) return 1;
     if (s->wl || st->src_drops) return 0;   /* closed loop; dropping sources do not queue */
+    uint32_t longest = s->msg_long > s->msg_size ? s->msg_long : s->msg_size;
+    double slack = 4.0 * ((longest + s->mtu - 1) / s->mtu);   /* 4 packets, or 4 messages of several */
     for (uint32_t n = 0; n < s->nnodes; n++) {
         const nic_t *c = &s->nic[n];
-        if ((double)c->w_gen - (double)c->w_inj > 0.05 * c->w_gen + 4) return 1;
+        if ((double)c->w_gen - (double)c->w_inj > 0.05 * c->w_gen + slack) return 1;
     }
     return 0;
 }
