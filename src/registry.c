@@ -16,7 +16,7 @@ extern const pattern_ops pattern_uniform, pattern_bitrev, pattern_bitcomp, patte
     pattern_shuffle, pattern_butterfly, pattern_tornado, pattern_neighbor, pattern_shift;
 extern const scenario_ops scenario_none, scenario_hotspot, scenario_hs10_1, scenario_hs25_1,
     scenario_hs10_4, scenario_hs25_4, scenario_ihs, scenario_hs_region, scenario_bursty, scenario_bursty_var;
-extern const process_ops process_bernoulli, process_poisson;
+extern const process_ops process_bernoulli, process_poisson, process_bernoulli_cycle;
 
 static const topo_ops *const topos[] = { &topo_rlft, &topo_ntree, &topo_torus, &topo_mesh, &topo_ibnet, NULL };
 static const routing_ops *const routings[] = { &routing_dmodk, &routing_oblivious, &routing_adap, &routing_afi, &routing_dor, &routing_dor_dateline, &routing_dor_bubble, &routing_bubble_adaptive, &routing_duato, &routing_dor_msp, &routing_lft, NULL };
@@ -28,7 +28,7 @@ static const pattern_ops *const patterns[] = {
 static const scenario_ops *const scenarios[] = {
     &scenario_none, &scenario_hotspot, &scenario_hs10_1, &scenario_hs25_1,
     &scenario_hs10_4, &scenario_hs25_4, &scenario_ihs, &scenario_hs_region, &scenario_bursty, &scenario_bursty_var, NULL };
-static const process_ops *const processes[] = { &process_bernoulli, &process_poisson, NULL };
+static const process_ops *const processes[] = { &process_bernoulli, &process_poisson, &process_bernoulli_cycle, NULL };
 
 /* Every ops table starts with name and desc, so one lookup serves all. */
 typedef struct named { const char *name, *desc; } named;

@@ -4,6 +4,7 @@
 #include "util.h"
 #include "../src/net/policy.h"
 #include "../src/net/flit.h"
+#include "../src/net/link.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,4 +301,40 @@ TEST(flit_input_speedup_bounds_each_input_port)
     }
     printf("       8x8 mesh, 4 VCs, uniform DOR at full load: input speedup 1 / 2 / per VC: %.3f / %.3f / %.3f\n", acc[0], acc[1], acc[2]);
     CHECK(acc[0] < acc[1] && acc[1] <= acc[2] * 1.02, "accepted %.3f / %.3f / %.3f", acc[0], acc[1], acc[2]);
+}
+
+/* traffic.process = bernoulli-cycle: messages on router-cycle boundaries,
+ * at the offered rate; Poisson arrivals fall between cycles and wait about
+ * half a cycle more at the source. The packet model has no cycle. */
+TEST(flit_bernoulli_cycle_process)
+{
+    const char *more[] = { "traffic.process=bernoulli-cycle", "load=0.05", "time.drain=false", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, "include = experiments/seed004/vc-dor.ini\n", more);
+    rng_t r = s.nic[0].arrival0;
+    simtime_t t = 0, slot = msg_slot(&s);
+    uint64_t off = 0;
+    for (int i = 0; i < 20000; i++) {
+        t = nic_next_arrival(&s, 0, &r, t);
+        off += t % s.cycle != 0;
+    }
+    CHECK(off == 0, "%llu arrivals off a cycle boundary", (unsigned long long)off);
+    CHECK_NEAR((double)t / 20000, (double)slot / 0.05, 0.02 * (double)slot / 0.05, "mean gap (ps)");
+    sim_free(&s);
+    cfg_free(&c);
+    double wait[2];
+    static const char *procs[] = { "traffic.process=bernoulli-cycle", "traffic.process=poisson" };
+    for (int i = 0; i < 2; i++) {
+        const char *run[] = { procs[i], "load=0.05", "time.drain=false", NULL };
+        result_t res;
+        CHECK(tsim_run_checked("include = experiments/seed004/vc-dor.ini\n", run, &res) == 0, "%s", procs[i]);
+        wait[i] = (res.lat_mean - res.net_mean) / 5.57;   /* cycles */
+    }
+    printf("       source wait at load 0.05: bernoulli-cycle %.2f cycles, poisson %.2f cycles\n", wait[0], wait[1]);
+    CHECK(wait[1] - wait[0] > 0.3 && wait[1] - wait[0] < 0.7, "source wait: bernoulli-cycle %.2f, poisson %.2f cycles", wait[0], wait[1]);
+    char out[4096], cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/bubble-dor.ini -q -o /tmp/icnsim-flit-bc -s traffic.process=bernoulli-cycle",
+             getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim");
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "traffic.process") && strstr(out, "switch.model = flit"), "%s", out);
 }

@@ -7,7 +7,7 @@
 
 #define ICN_KEYS(X) \
  X(SEED, "seed", KT_INT, "1", 0, 9e15, "Random seed. Every random choice draws from a stream derived from (seed, purpose, index), so a run is reproducible bit for bit.") \
- X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per end node as a fraction of link bandwidth (1.0 = one link's worth). Or give traffic.rate instead; then this column of summary.csv holds the fraction it makes.") \
+ X(LOAD, "load", KT_DOUBLE, "0.5", 0, 1, "Offered load per injecting end node as a fraction of link bandwidth (1.0 = one link's worth); nodes that do not inject (a permutation's fixed points: transpose's diagonal) offer nothing. summary.csv's offered and accepted are per node, over all N nodes, so on an 8x8 transpose offered = load x 56/64. Or give traffic.rate instead; then this column of summary.csv holds the fraction it makes.") \
  X(TIME_WARMUP, "time.warmup", KT_TIME, "50us", 0, 1e18, "Warm-up period; nothing delivered or generated before it enters the statistics.") \
  X(TIME_MEASURE, "time.measure", KT_TIME, "200us", 1, 1e18, "Measurement period after the warm-up: throughput counts what is delivered in it, latency what is generated in it. The run ends at warmup + measure, or after the drain (time.drain).") \
  X(TIME_INTERVAL, "time.interval", KT_TIME, "10us", 1, 1e18, "Sampling interval of timeseries.csv (throughput and counters versus time).") \
@@ -79,7 +79,7 @@
  X(QUEUING, "queuing.scheme", KT_NAME, "1q", 0, 0, "Queuing scheme: how packets map onto VCs (at injection; at every hop for voqsw and vftree-hop) or, for voqnet, onto per-destination queues: see `icnsim --list`.") \
  X(QUEUING_DEPTH, "queuing.queue_size", KT_BYTES, "0", 0, 4e9, "queuing.scheme = voqnet: bytes of each per-destination queue at a switch input, with its own credits; 0 = two packets (packet.mtu), enough for full link rate. Queues exist only while they hold packets or owe credits.") \
  X(TR_RATE, "traffic.rate", KT_DOUBLE, "0", 0, 8e6, "Offered load per end node in bits/us (Mbit/s), the unit of seeds 001 and 003, instead of load (set one of the two); at most link.bandwidth.") \
- X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process: see `icnsim --list`.") \
+ X(TR_PROCESS, "traffic.process", KT_NAME, "bernoulli", 0, 0, "Injection process (`icnsim --list`); slot = the time one message (mean size) takes on a link. bernoulli: one trial per slot with probability load, so gaps are whole slots (geometric). poisson: exponential gaps of mean slot / load, arrivals at any picosecond (in the flit model a message then waits half a router cycle on average for the next cycle). bernoulli-cycle (flit model): one trial per router cycle with probability load x cycle / slot, arrivals on cycle boundaries, the usual process of flit-level studies.") \
  X(TR_PATTERN, "traffic.pattern", KT_NAME, "uniform", 0, 0, "Destination pattern of the background traffic: see `icnsim --list`.") \
  X(TR_SELF, "traffic.self", KT_BOOL, "false", 0, 0, "Uniform pattern only: whether a node may pick itself as destination.") \
  X(TR_SHIFT, "traffic.shift", KT_INT, "1", -1e9, 1e9, "Shift pattern only: destination = (source + shift) mod N.") \

@@ -571,6 +571,7 @@ void flit_setup(sim_t *s, cfg_t *c)
     if (!strcmp(sw, "vct")) f->vct = 1;
     else if (strcmp(sw, "wormhole")) cfg_fail(c, K_SW_SWITCHING, "must be wormhole or vct");
     /* bandwidth: a flit per cpf cycles, or fpc flits per cycle */
+    s->cycle = f->tc;
     s->link_bps = (double)f->flit * 8.0 * f->fpc / ((double)f->cpf * (double)f->tc * 1e-12);
     if (s->mtu % f->flit) cfg_fail(c, K_PKT_MTU, "packets are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     if (s->msg_size % f->flit) cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);

@@ -64,6 +64,7 @@ typedef struct net_hooks {
 typedef struct sim {
     simtime_t now, end, warmup;
     simtime_t stop;          /* end of the measurement window (end may grow in a drain) */
+    simtime_t cycle;         /* flit model: router.cycle (0 in the packet model) */
     simtime_t drain_max;     /* time.drain: end = stop + drain_max, cut short when the window's packets are all in */
     uint64_t drain_target;   /* from stop on: packets generated in the window (0 before, or with no drain) */
     evq_t evq;

@@ -51,7 +51,7 @@ simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
 {
     simtime_t slot = msg_slot(s);
     if (!s->scenario->load) {
-        simtime_t g = s->process->gap(r, slot, s->load);
+        simtime_t g = s->process->gap(r, slot, s->cycle, s->load);
         return g == SIMTIME_MAX ? SIMTIME_MAX : t + g;
     }
     /* Phases: a gap that ends past its phase is dropped and the process
@@ -60,7 +60,7 @@ simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
     while (t < s->end) {
         simtime_t until;
         double load = s->scenario->load(s, n, t, &until);
-        simtime_t g = s->process->gap(r, slot, load);
+        simtime_t g = s->process->gap(r, slot, s->cycle, load);
         if (g != SIMTIME_MAX && g < until - t) return t + g;
         t = until;
     }
@@ -309,7 +309,7 @@ void nic_count_generated(sim_t *s)
         if (s->nic[n].silent) continue;
         simtime_t t = nic_next_arrival(s, n, &r, 0);
         rng_t probe = r;
-        simtime_t g = s->scenario->load ? SIMTIME_MAX : s->process->gap(&probe, slot, s->load);
+        simtime_t g = s->scenario->load ? SIMTIME_MAX : s->process->gap(&probe, slot, s->cycle, s->load);
         if (!s->msg_long && t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
             /* fixed lengths and a process that drew no random number: constant gaps */
             uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;

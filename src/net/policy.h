@@ -94,8 +94,11 @@ typedef struct scenario_ops {
 
 typedef struct process_ops {
     const char *name, *desc;
-    /* Gap to the next message; slot = serialization time of one message. */
-    simtime_t (*gap)(rng_t *r, simtime_t slot, double load);
+    /* Gap to the next message; slot = serialization time of one message,
+     * cycle = the router cycle (flit model; 0 in the packet model). */
+    simtime_t (*gap)(rng_t *r, simtime_t slot, simtime_t cycle, double load);
+    /* Nonzero if the process needs a router cycle (the flit model). */
+    int per_cycle;
 } process_ops;
 
 /* The load that key `load` (a fraction of link bandwidth) or key `rate` (bits/us
