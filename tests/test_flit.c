@@ -338,3 +338,24 @@ TEST(flit_bernoulli_cycle_process)
              getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim");
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "traffic.process") && strstr(out, "switch.model = flit"), "%s", out);
 }
+
+/* router.head_turnover: two 1-VC routers in a line, bit-complement traffic at
+ * full load. With overlap the next head's routing and allocation overlap the
+ * packet before it and the link runs full; with front a head starts them at
+ * the front of its VC, router.routing + router.crossbar = 2 cycles after the
+ * previous tail: 20 flits every 22 cycles. */
+TEST(flit_head_turnover)
+{
+    static const struct { const char *mode; double want; } cases[] = {
+        { "router.head_turnover=overlap", 1.0 }, { "router.head_turnover=front", 20.0 / 22.0 },
+    };
+    for (int i = 0; i < 2; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, "type = mesh\nk = 2\nn = 1\n", "dor");
+        const char *more[] = { cases[i].mode, "switch.vcs=1", "traffic.pattern=bitcomp", "load=1.0", "time.warmup=10us",
+                               "time.measure=50us", "time.drain=false", NULL };
+        result_t r;
+        CHECK(tsim_run_checked(ini, more, &r) == 0, "%s: status", cases[i].mode);
+        CHECK_NEAR(r.accepted, cases[i].want, 0.005, cases[i].mode);
+    }
+}

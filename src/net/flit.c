@@ -54,6 +54,8 @@ typedef struct fst {
     uint64_t *istamp;     /* [port]: last cycle the input port sent a flit ... */
     uint32_t *isent;      /* ... and how many it sent in it */
     uint32_t max_isent;   /* most flits an input port sent in one cycle (checked against ispeed) */
+    uint32_t turnover;    /* router.head_turnover = front: cycles a head at the front of its VC spends
+                           * in routing and VC allocation after the previous tail left (0: overlap) */
     uint32_t *act, nact;  /* routers holding flits */
     uint8_t *is_act;
     uint32_t *nact_list, nnic;   /* nodes with something to inject */
@@ -370,7 +372,10 @@ static void send_flit(sim_t *s, uint32_t w, uint32_t o, uint32_t chosen, uint64_
         q->routed = 0;
         q->tries = 0;
         if (!--f->nown[go]) f->owned[w] &= ~(1ull << o);
-        if (q->n) f->needs[w] |= 1ull << (own - port0 * nvc);   /* the next packet's header is at the front */
+        if (q->n) {   /* the next packet's header is at the front */
+            f->needs[w] |= 1ull << (own - port0 * nvc);
+            if (front(q)->ready < t + 1 + f->turnover) front(q)->ready = t + 1 + f->turnover;
+        }
     }
     f->rr[go] = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
     if (f->cpf > 1) f->busy[go] = t + f->cpf;
@@ -566,6 +571,9 @@ void flit_setup(sim_t *s, cfg_t *c)
     else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");
     f->iters = (uint32_t)cfg_int(c, K_ROUTER_VC_ITERATIONS);
     f->ispeed = (uint32_t)cfg_int(c, K_ROUTER_INPUT_SPEEDUP);
+    const char *ht = cfg_str(c, K_ROUTER_HEAD_TURNOVER);
+    if (!strcmp(ht, "front")) f->turnover = (uint32_t)(cfg_int(c, K_ROUTER_ROUTING) + cfg_int(c, K_ROUTER_XBAR));
+    else if (strcmp(ht, "overlap")) cfg_fail(c, K_ROUTER_HEAD_TURNOVER, "must be front or overlap");
     const char *sw = cfg_str(c, K_SW_SWITCHING);
     uint32_t osp = (uint32_t)cfg_int(c, K_ROUTER_OUTPUT_SPEEDUP);
     if (!strcmp(sw, "vct")) f->vct = 1;
