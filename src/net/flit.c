@@ -45,7 +45,8 @@ typedef struct fst {
     uint8_t *ipri;        /* [port * nvc + vc]: for an input VC, the VC of a class it tries first */
     uint64_t *held;       /* [router]: its output VCs (port * nvc + vc, router-local) held by a worm */
     int perhop;           /* router.vc_alloc = per-hop */
-    int outfirst, islip;  /* router.vc_allocator = output-first, router.vc_arbiter = islip */
+    const vc_allocator_ops *vcalloc;   /* router.vc_allocator */
+    int islip;            /* router.vc_arbiter = islip */
     uint32_t iters;       /* router.vc_iterations (0: until nothing more is granted) */
     uint64_t *routed;     /* [router]: its input VCs whose front packet holds an output VC */
     uint32_t ispeed;      /* router.input_speedup: flits an input port may send per cycle (0: one per VC) */
@@ -213,41 +214,26 @@ static uint64_t cand_vcs(const sim_t *s, const fst_t *f, uint32_t port0, const c
     return m;
 }
 
-/* Of the output VCs m (all on one port), the first from the input VC's
- * pointer on: the input side's round-robin among the VCs of a class. */
-static uint32_t pick_vc(uint32_t nvc, uint64_t m, uint8_t from)
+/* grant(), for the allocator: header li takes output VC lo (router-local)
+ * through its candidate j. */
+typedef struct actx { sim_t *s; uint32_t w; cand_t (*c)[MAX_CAND]; } actx_t;
+
+static void vca_grant(vca_t *a, uint32_t li, uint32_t j, uint32_t lo)
 {
-    uint32_t base = (uint32_t)__builtin_ctzll(m) / nvc * nvc;
-    for (uint32_t k = 0; k < nvc; k++) {
-        uint32_t v = from + k < nvc ? from + k : from + k - nvc;
-        if (m >> (base + v) & 1) return base + v;
-    }
-    return (uint32_t)__builtin_ctzll(m);
+    actx_t *x = a->ctx;
+    cand_t g = x->c[li][j];
+    g.ovc = (uint8_t)(lo % a->nvc);
+    grant(x->s, x->w, li, &g, x->s->sw[x->w].port0 * a->nvc + lo, a->move);
 }
 
-/* First candidate of li (in the routing's order of preference) offering a
- * VC in `avail`; returns its index, or -1. */
-static int first_cand(const uint64_t *cm, uint8_t k0, uint8_t n, uint64_t avail)
-{
-    for (uint32_t j = k0; j < n; j++)
-        if (cm[j] & avail) return (int)j;
-    return -1;
-}
-
-/* Separable VC allocation among the headers at the front of input VCs.
- * Input-first: each header asks for one output VC, from its first candidate
- * with a free one; an output VC asked for by several goes to the first input
- * VC after its last grantee (round-robin per output VC, so a header waits for
- * at most one grant of every other input VC of the router). Output-first:
- * each free output VC offers itself to the first asking header after its
- * last grantee, and each header accepts the offer of its first candidate.
- * Unmatched headers and output VCs then go through further iterations
- * (router.vc_iterations). Round-robin pointers move past every grant; iSLIP
- * pointers only past those accepted in the first iteration. */
+/* VC allocation among the headers at the front of input VCs, past the
+ * pipeline: the allocator (router.vc_allocator, src/net/vcalloc.c) runs
+ * rounds among the unmatched headers and free output VCs, up to
+ * router.vc_iterations or until a round grants nothing. */
 static void allocate(sim_t *s, uint32_t w, uint64_t t)
 {
     fst_t *f = F(s);
-    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc, b0 = port0 * nvc;
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, b0 = port0 * nvc;
     cand_t c[64][MAX_CAND];
     uint64_t cm[64][MAX_CAND];
     uint8_t nc[64], k0[64];
@@ -263,68 +249,12 @@ static void allocate(sim_t *s, uint32_t w, uint64_t t)
         for (int j = k0[li]; j < n; j++) cm[li][j] = cand_vcs(s, f, port0, &c[li][j], size);
         ready |= 1ull << li;
     }
-    uint64_t todo = ready;
-    for (uint32_t it = 0; todo && (!f->iters || it < f->iters); it++) {
-        uint64_t avail = ~f->held[w], granted = 0;
-        int move = !f->islip || it == 0;
-        if (!f->outfirst) {
-            uint32_t req[64];
-            int8_t pick[64];
-            uint64_t asking = 0;
-            for (uint64_t b = todo; b; b &= b - 1) {
-                uint32_t li = (uint32_t)__builtin_ctzll(b);
-                int j = first_cand(cm[li], k0[li], nc[li], avail);
-                if (j < 0) continue;
-                req[li] = pick_vc(nvc, cm[li][j] & avail, f->ipri[b0 + li]);
-                pick[li] = (int8_t)j;
-                asking |= 1ull << li;
-            }
-            todo = asking;   /* a header with no free candidate now will not get one this cycle */
-            for (uint64_t b = asking; b; b &= b - 1) {
-                uint32_t li = (uint32_t)__builtin_ctzll(b), oi = b0 + req[li];
-                if (granted >> req[li] & 1) continue;   /* granted this round to an earlier requester */
-                uint32_t best = li, rank = (li + nq - f->vpri[oi]) % nq;
-                for (uint64_t o = b & (b - 1); o; o &= o - 1) {
-                    uint32_t lj = (uint32_t)__builtin_ctzll(o), r = (lj + nq - f->vpri[oi]) % nq;
-                    if (req[lj] == req[li] && r < rank) { best = lj; rank = r; }
-                }
-                cand_t g = c[best][pick[best]];
-                g.ovc = (uint8_t)(req[li] % nvc);
-                grant(s, w, best, &g, oi, move);
-                granted |= 1ull << req[li];
-                todo &= ~(1ull << best);
-            }
-        } else {
-            uint64_t want[64], offers[64] = { 0 }, outs = 0;
-            for (uint64_t b = todo; b; b &= b - 1) {
-                uint32_t li = (uint32_t)__builtin_ctzll(b);
-                want[li] = 0;
-                for (uint32_t j = k0[li]; j < nc[li]; j++) want[li] |= cm[li][j] & avail;
-                outs |= want[li];
-                if (!want[li]) todo &= ~(1ull << li);
-            }
-            for (uint64_t o = outs; o; o &= o - 1) {   /* each output VC offers itself to one header */
-                uint32_t lo = (uint32_t)__builtin_ctzll(o), oi = b0 + lo, best = ICN_NIL, rank = nq;
-                for (uint64_t b = todo; b; b &= b - 1) {
-                    uint32_t li = (uint32_t)__builtin_ctzll(b), r = (li + nq - f->vpri[oi]) % nq;
-                    if ((want[li] >> lo & 1) && r < rank) { best = li; rank = r; }
-                }
-                offers[best] |= 1ull << lo;
-                if (!f->islip) f->vpri[oi] = (uint8_t)(best + 1 == nq ? 0 : best + 1);
-            }
-            for (uint64_t b = todo; b; b &= b - 1) {   /* each header accepts one offer */
-                uint32_t li = (uint32_t)__builtin_ctzll(b);
-                if (!offers[li]) continue;
-                int j = first_cand(cm[li], k0[li], nc[li], offers[li]);
-                uint32_t lo = pick_vc(nvc, cm[li][j] & offers[li], f->ipri[b0 + li]);
-                cand_t g = c[li][j];
-                g.ovc = (uint8_t)(lo % nvc);
-                grant(s, w, li, &g, b0 + lo, move);
-                todo &= ~(1ull << li);
-                granted |= 1ull << lo;
-            }
-        }
-        if (!granted) break;
+    actx_t x = { s, w, c };
+    vca_t a = { nvc, s->sw[w].nports * nvc, ready, 0, cm, nc, k0, f->ipri + b0, f->vpri + b0, 0, f->islip, vca_grant, &x };
+    for (uint32_t it = 0; a.todo && (!f->iters || it < f->iters); it++) {
+        a.avail = ~f->held[w];
+        a.move = !f->islip || it == 0;
+        if (!f->vcalloc->round(&a)) break;
     }
     for (uint64_t b = ready; b; b &= b - 1) {
         fvc_t *q = &f->in[b0 + (uint32_t)__builtin_ctzll(b)];
@@ -565,8 +495,7 @@ void flit_setup(sim_t *s, cfg_t *c)
     const char *va = cfg_str(c, K_ROUTER_VC_ALLOC), *vx = cfg_str(c, K_ROUTER_VC_ALLOCATOR), *vb = cfg_str(c, K_ROUTER_VC_ARBITER);
     if (!strcmp(va, "per-hop")) f->perhop = 1;
     else if (strcmp(va, "static")) cfg_fail(c, K_ROUTER_VC_ALLOC, "must be per-hop or static");
-    if (!strcmp(vx, "output-first")) f->outfirst = 1;
-    else if (strcmp(vx, "input-first")) cfg_fail(c, K_ROUTER_VC_ALLOCATOR, "must be input-first or output-first");
+    if (!(f->vcalloc = find_vc_allocator(vx))) cfg_fail(c, K_ROUTER_VC_ALLOCATOR, "unknown VC allocator (run `icnsim --list` for the choices)");
     if (!strcmp(vb, "islip")) f->islip = 1;
     else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");
     f->iters = (uint32_t)cfg_int(c, K_ROUTER_VC_ITERATIONS);
