@@ -355,9 +355,10 @@ static void traverse_sa(sim_t *s, uint32_t w, uint64_t t)
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0, np = s->sw[w].nports;
     uint8_t isent[64] = { 0 }, osent[64] = { 0 };
-    for (;;) {
-        uint64_t ports = 0, asked = 0;
-        for (uint64_t b = f->routed[w]; b; b &= b - 1) ports |= 1ull << ((uint32_t)__builtin_ctzll(b) / nvc);
+    uint64_t ports = 0;
+    for (uint64_t b = f->routed[w]; b; b &= b - 1) ports |= 1ull << ((uint32_t)__builtin_ctzll(b) / nvc);
+    while (ports) {
+        uint64_t asked = 0, served = 0;
         uint32_t want[64], vc[64];
         for (uint64_t b = ports; b; b &= b - 1) {   /* input stage */
             uint32_t ip = (uint32_t)__builtin_ctzll(b), gi = port0 + ip;
@@ -388,9 +389,16 @@ static void traverse_sa(sim_t *s, uint32_t w, uint64_t t)
             send_flit(s, w, o, q->ovc, t);
             isent[best]++;
             osent[o]++;
+            served |= 1ull << best;
             f->ipp[port0 + best] = (uint8_t)(vc[best] + 1 == nvc ? 0 : vc[best] + 1);
             f->opp[go] = (uint8_t)(best + 1 == np ? 0 : best + 1);
         }
+        /* next round: the ports that lost an output, and the winners with speedup left;
+         * a port that found nothing to send finds nothing later in the cycle */
+        ports = asked & ~served;
+        if (f->ispeed > 1)
+            for (uint64_t b = served; b; b &= b - 1)
+                if (isent[__builtin_ctzll(b)] < f->ispeed) ports |= b & -b;
     }
 }
 
