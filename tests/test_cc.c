@@ -147,7 +147,7 @@ TEST(cc_recovery_takes_limit_times_timer)
     const char *ini = "load = 0\n[time]\nwarmup = 0\nmeasure = 1ms\n[topology]\ntype = rlft\nk = 4\nstages = 1\n";
     sim_t s;
     cfg_t c;
-    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", NULL });
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "time.drain=false", NULL });
     for (int i = 0; i < 30; i++) cc_becn(&s, 0, 1, 0, 0);   /* 30 x 5 capped at 127 */
     uint32_t f = flow_get(&s, 0, 1);
     CHECK(s.tp->flow[f].cc.ccti == 127, "CCTI %u after 30 BECNs, want the limit 127", s.tp->flow[f].cc.ccti);
@@ -362,7 +362,7 @@ TEST(cc_view_over_time_adds_up_to_the_totals)
     char dir[128], cmd[1024], out[4096], path[256];
     test_tmpdir(dir, sizeof dir, "ccview");
     snprintf(cmd, sizeof cmd, "%s run experiments/seed002/hs10-1-dmodk-432.ini -q -o %s/r -s output.plots=no -s cc.mode=iba "
-             "-s views.cc=yes -s time.warmup=20us -s time.measure=100us -s time.interval=10us", bin(), dir);
+             "-s views.cc=yes -s time.warmup=20us -s time.measure=100us -s time.interval=10us -s time.drain=false", bin(), dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "run failed: %s", out);
     enum { NB = 12 };   /* samples at 10, 20, ..., 120 us */
     double thr[NB] = { 0 }, want[NB] = { 0 }, t, x;

@@ -2,6 +2,9 @@
  * avoidance, adaptivity, VCT switching, invariants. */
 #include "test.h"
 #include "util.h"
+#include "../src/net/policy.h"
+#include "../src/net/flit.h"
+#include "../src/net/link.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,14 +131,14 @@ TEST(flit_duato_escape_respects_datelines)
 TEST(flit_widths_set_serialization)
 {
     static const struct { const char *flit, *width; uint64_t cycles; } cases[] = {
-        { "link.flit=1", "link.width=2", 3 * 5 + 20 / 2 },        /* 2 flits per cycle */
+        { "link.flit=1", "link.width=2", 3 * 5 + 20 / 2 },        /* 2 flits per cycle (through the crossbar too) */
         { "link.flit=2", "link.width=1", 3 * (5 + 2 - 1) + 10 * 2 },  /* a flit takes 2 cycles */
         { "link.flit=2", "link.width=2", 3 * 5 + 10 },            /* a flit per cycle */
     };
     for (int i = 0; i < 3; i++) {
         char ini[2048];
         ini_with(ini, sizeof ini, "type = torus\nk = 8\nn = 2\n", "dor-dateline");
-        const char *more[] = { cases[i].flit, cases[i].width, "traffic.pattern=neighbor", "switch.buffer=320B",
+        const char *more[] = { cases[i].flit, cases[i].width, "router.input_speedup=2", "traffic.pattern=neighbor", "switch.buffer=320B",
                                "load=0.001", "time.warmup=0", "time.measure=5ms", NULL };
         sim_t s;
         cfg_t c;
@@ -162,5 +165,197 @@ TEST(flit_refuses_bubble_routings)
         char out[4096], cmd[4096];
         snprintf(cmd, sizeof cmd, "%s run %s -q -o /tmp/icnsim-flit-bubble", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim", runs[i]);
         CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "packet-level switch"), "%s: %s", runs[i], out);
+    }
+}
+
+/* A router routes a head once, in its routing stage; a head that waits for
+ * its output is not routed again (a random choice would otherwise become a
+ * random retry: oblivious up ports, the torus's random tie at half-way),
+ * unless the routing is adaptive by definition. Counted through a wrapper
+ * around route(): at most one call per packet-hop, plus the heads still
+ * waiting at the end. */
+static const routing_ops *wrapped;
+static uint64_t route_calls;
+static int counting_route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c)
+{
+    route_calls++;
+    return wrapped->route(s, w, in, p, c);
+}
+
+TEST(flit_routes_a_head_once_unless_adaptive)
+{
+    static const struct { const char *topo, *routing, *vcs; int adaptive; } cases[] = {
+        { "type = kary-ntree\nk = 4\nstages = 3\n", "oblivious", "switch.vcs=1", 0 },
+        { "type = torus\nk = 8\nn = 2\n", "dor-dateline", "switch.vcs=2", 0 },
+        { "type = torus\nk = 8\nn = 2\n", "duato", "switch.vcs=3", 1 },
+    };
+    for (int i = 0; i < 3; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, cases[i].topo, cases[i].routing);
+        const char *more[] = { cases[i].vcs, "switch.buffer=240B", "load=1.0", "time.warmup=0", "time.measure=50us",
+                               "time.drain=false", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, more);
+        routing_ops ops = *s.routing;
+        wrapped = s.routing;
+        ops.route = counting_route;
+        s.routing = &ops;
+        route_calls = 0;
+        CHECK(sim_run(&s) == 0, "%s: status", cases[i].routing);
+        uint64_t bound = s.st.pkt_hops + (uint64_t)s.nports * s.nvc;
+        if (cases[i].adaptive)
+            CHECK(route_calls > 2 * bound, "%s: %llu routings for %llu packet-hops: a waiting head is not routed again",
+                  cases[i].routing, (unsigned long long)route_calls, (unsigned long long)s.st.pkt_hops);
+        else
+            CHECK(route_calls <= bound, "%s: %llu routings for %llu packet-hops", cases[i].routing,
+                  (unsigned long long)route_calls, (unsigned long long)s.st.pkt_hops);
+        s.routing = wrapped;
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* 8x8 mesh, DOR, uniform traffic at full load, 16-flit VCs. */
+static double mesh_vcs_accepted(int vcs, const char *alloc, const char *allocator, const char *arbiter, const char *iters)
+{
+    char ini[2048], v[32], buf[32];
+    ini_with(ini, sizeof ini, "type = mesh\nk = 8\nn = 2\n", "dor");
+    snprintf(v, sizeof v, "switch.vcs=%d", vcs);
+    snprintf(buf, sizeof buf, "switch.buffer=%dB", 32 * vcs);
+    const char *more[] = { v, buf, alloc, allocator, arbiter, iters, "queuing.scheme=dbbm", "load=1.0", "time.warmup=10us",
+                           "time.measure=40us", "time.drain=false", NULL };
+    result_t r;
+    CHECK(tsim_run_checked(ini, more, &r) == 0, "%d VCs: deadlock", vcs);
+    return r.accepted;
+}
+
+/* Per-hop VC allocation: a head may take any free VC at every hop, so more
+ * VCs carry more under uniform DOR on a mesh. With DBBM's static VC
+ * (destination mod Q) every Y link of an 8x8 mesh is single-VC, and 4 VCs do
+ * no better than 2. Every allocator variant sits close to the default. */
+TEST(flit_per_hop_vcs_saturate_later)
+{
+    const char *ph = "router.vc_alloc=per-hop", *st = "router.vc_alloc=static", *inf = "router.vc_allocator=input-first",
+               *rr = "router.vc_arbiter=round-robin", *all = "router.vc_iterations=0";
+    double a1 = mesh_vcs_accepted(1, ph, inf, rr, all), a2 = mesh_vcs_accepted(2, ph, inf, rr, all);
+    double a4 = mesh_vcs_accepted(4, ph, inf, rr, all);
+    double s2 = mesh_vcs_accepted(2, st, inf, rr, all), s4 = mesh_vcs_accepted(4, st, inf, rr, all);
+    printf("       8x8 mesh, uniform DOR at full load: per-hop 1/2/4 VCs %.3f / %.3f / %.3f; static DBBM 2/4 VCs %.3f / %.3f\n",
+           a1, a2, a4, s2, s4);
+    CHECK(a2 > 1.2 * a1 && a4 > 1.09 * a2, "per-hop: 1 VC %.3f, 2 VCs %.3f, 4 VCs %.3f", a1, a2, a4);
+    CHECK(a4 > 1.45 * s4 && s4 < 1.02 * s2, "static DBBM: 2 VCs %.3f, 4 VCs %.3f; per-hop 4 VCs %.3f", s2, s4, a4);
+    static const char *variants[][3] = {
+        { "router.vc_allocator=output-first", "router.vc_arbiter=round-robin", "router.vc_iterations=0" },
+        { "router.vc_allocator=output-first", "router.vc_arbiter=islip", "router.vc_iterations=1" },
+        { "router.vc_allocator=input-first", "router.vc_arbiter=islip", "router.vc_iterations=2" },
+    };
+    for (int i = 0; i < 3; i++) {
+        double a = mesh_vcs_accepted(4, ph, variants[i][0], variants[i][1], variants[i][2]);
+        CHECK(fabs(a - a4) < 0.05 * a4, "%s %s %s: 4 VCs %.3f, default %.3f", variants[i][0], variants[i][1], variants[i][2], a, a4);
+    }
+}
+
+/* The static scheme's single-VC links are reported at set-up. */
+TEST(flit_static_single_vc_links_warned)
+{
+    static const struct { const char *alloc; int warn; } cases[] = { { "static", 1 }, { "per-hop", 0 } };
+    for (int i = 0; i < 2; i++) {
+        char out[8192], cmd[4096];
+        snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o /tmp/icnsim-flit-warn -s topology.type=mesh "
+                 "-s routing.algorithm=dor -s queuing.scheme=dbbm -s switch.vcs=4 -s router.vc_alloc=%s -s time.warmup=0 "
+                 "-s time.measure=1us", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim", cases[i].alloc);
+        CHECK(run_cmd(cmd, out, sizeof out) == 0, "%s: %s", cases[i].alloc, out);
+        CHECK(!strstr(out, "all traffic of 128 of the 224 router-to-router links on one VC") == !cases[i].warn,
+              "%s: %s", cases[i].alloc, out);
+    }
+}
+
+/* router.input_speedup = S: no input port sends more than S flits in a cycle
+ * (the model counts the most any port sent, and the invariant check holds it
+ * to S); 0, an input per VC, lets several VCs of a port cross at once. */
+TEST(flit_input_speedup_bounds_each_input_port)
+{
+    static const struct { const char *speedup; uint32_t most; } cases[] = {
+        { "router.input_speedup=1", 1 }, { "router.input_speedup=2", 2 }, { "router.input_speedup=0", 4 },
+    };
+    double acc[3];
+    for (int i = 0; i < 3; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, "type = mesh\nk = 8\nn = 2\n", "dor");
+        const char *more[] = { cases[i].speedup, "switch.vcs=4", "switch.buffer=128B", "queuing.scheme=dbbm", "load=1.0",
+                               "time.warmup=0", "time.measure=30us", "time.drain=false", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, more);
+        CHECK(sim_run(&s) == 0, "%s: status", cases[i].speedup);
+        uint32_t most = flit_max_input_flits(&s);
+        if (cases[i].most < 4) CHECK(most == cases[i].most, "%s: an input port sent %u flits in a cycle", cases[i].speedup, most);
+        else CHECK(most > 1, "%s: no input port ever sent two flits in a cycle", cases[i].speedup);
+        CHECK(sim_check_invariants(&s, 0) == 0, "%s: invariants", cases[i].speedup);
+        result_t r;
+        result_compute(&s, &r);
+        acc[i] = r.accepted;
+        sim_free(&s);
+        cfg_free(&c);
+    }
+    printf("       8x8 mesh, 4 VCs, uniform DOR at full load: input speedup 1 / 2 / per VC: %.3f / %.3f / %.3f\n", acc[0], acc[1], acc[2]);
+    CHECK(acc[0] < acc[1] && acc[1] <= acc[2] * 1.02, "accepted %.3f / %.3f / %.3f", acc[0], acc[1], acc[2]);
+}
+
+/* traffic.process = bernoulli-cycle: messages on router-cycle boundaries,
+ * at the offered rate; Poisson arrivals fall between cycles and wait about
+ * half a cycle more at the source. The packet model has no cycle. */
+TEST(flit_bernoulli_cycle_process)
+{
+    const char *more[] = { "traffic.process=bernoulli-cycle", "load=0.05", "time.drain=false", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, "include = experiments/seed004/vc-dor.ini\n", more);
+    rng_t r = s.nic[0].arrival0;
+    simtime_t t = 0, slot = msg_slot(&s);
+    uint64_t off = 0;
+    for (int i = 0; i < 20000; i++) {
+        t = nic_next_arrival(&s, 0, &r, t);
+        off += t % s.cycle != 0;
+    }
+    CHECK(off == 0, "%llu arrivals off a cycle boundary", (unsigned long long)off);
+    CHECK_NEAR((double)t / 20000, (double)slot / 0.05, 0.02 * (double)slot / 0.05, "mean gap (ps)");
+    sim_free(&s);
+    cfg_free(&c);
+    double wait[2];
+    static const char *procs[] = { "traffic.process=bernoulli-cycle", "traffic.process=poisson" };
+    for (int i = 0; i < 2; i++) {
+        const char *run[] = { procs[i], "load=0.05", "time.drain=false", NULL };
+        result_t res;
+        CHECK(tsim_run_checked("include = experiments/seed004/vc-dor.ini\n", run, &res) == 0, "%s", procs[i]);
+        wait[i] = (res.lat_mean - res.net_mean) / 5.57;   /* cycles */
+    }
+    printf("       source wait at load 0.05: bernoulli-cycle %.2f cycles, poisson %.2f cycles\n", wait[0], wait[1]);
+    CHECK(wait[1] - wait[0] > 0.3 && wait[1] - wait[0] < 0.7, "source wait: bernoulli-cycle %.2f, poisson %.2f cycles", wait[0], wait[1]);
+    char out[4096], cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/bubble-dor.ini -q -o /tmp/icnsim-flit-bc -s traffic.process=bernoulli-cycle",
+             getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim");
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "traffic.process") && strstr(out, "switch.model = flit"), "%s", out);
+}
+
+/* router.head_turnover: two 1-VC routers in a line, bit-complement traffic at
+ * full load. With overlap the next head's routing and allocation overlap the
+ * packet before it and the link runs full; with front a head starts them at
+ * the front of its VC, router.routing + router.crossbar = 2 cycles after the
+ * previous tail: 20 flits every 22 cycles. */
+TEST(flit_head_turnover)
+{
+    static const struct { const char *mode; double want; } cases[] = {
+        { "router.head_turnover=overlap", 1.0 }, { "router.head_turnover=front", 20.0 / 22.0 },
+    };
+    for (int i = 0; i < 2; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, "type = mesh\nk = 2\nn = 1\n", "dor");
+        const char *more[] = { cases[i].mode, "switch.vcs=1", "traffic.pattern=bitcomp", "load=1.0", "time.warmup=10us",
+                               "time.measure=50us", "time.drain=false", NULL };
+        result_t r;
+        CHECK(tsim_run_checked(ini, more, &r) == 0, "%s: status", cases[i].mode);
+        CHECK_NEAR(r.accepted, cases[i].want, 0.005, cases[i].mode);
     }
 }

@@ -39,7 +39,7 @@ TEST(traffic_bursty_phases_patterns_and_counts)
     for (int pi = 0; pi < 3; pi++) {
         const char *sets[] = { cases[pi].proc, "traffic.scenario=bursty-var", "traffic.burst_pattern=bitrev shuffle",
                                "traffic.burst_period=100us", "traffic.burst_length=40us", cases[pi].low, cases[pi].load,
-                               "time.warmup=1ms", "time.measure=9ms", NULL };
+                               "time.warmup=1ms", "time.measure=9ms", "time.drain=false", NULL };
         sim_t s;
         cfg_t c;
         tsim_setup(&s, &c, ft2g, sets);

@@ -180,7 +180,7 @@ TEST(views_port_xmit_wait_computed_by_hand)
  * delivered; a port never waits while it transmits. */
 TEST(views_port_counters_agree_across_links)
 {
-    const char *ini = "load = 0.9\n[time]\nwarmup = 0\nmeasure = 30us\n[topology]\nk = 4\nstages = 2\n"
+    const char *ini = "load = 0.9\n[time]\nwarmup = 0\nmeasure = 30us\ndrain = false\n[topology]\nk = 4\nstages = 2\n"
                       "[switch]\nbuffer = 16KB\n[traffic]\nscenario = hs25-1\n"
                       "[views]\nport_counters = true\n[output]\nlinks = true\n";
     sim_t s;
@@ -227,7 +227,7 @@ TEST(views_files_add_up)
     FILE *f = fopen(ini, "w");
     if (!f) abort();
     fputs("load = 0.6\n[topology]\ntype = mesh\nk = 4\nn = 2\n[routing]\nalgorithm = dor\n[traffic]\nscenario = hotspot\n"
-          "[time]\nwarmup = 5us\nmeasure = 20us\ninterval = 1us\n"
+          "[time]\nwarmup = 5us\nmeasure = 20us\ninterval = 1us\ndrain = false\n"
           "[views]\nlatency = true\npeak_window = 5us\ntop_pairs = 3\nrouter_wait = true\nlink_load = true\nlink_bins = 7\n"
           "port_counters = true\n", f);
     fclose(f);

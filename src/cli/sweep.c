@@ -476,7 +476,8 @@ static int merge(sweep_t *sw, int quiet)
         if (!quiet) {
             printf("  ");
             for (int d = 0; d < sw->ndims; d++) printf("%-22s ", f[1 + sw->dims[d].key]);
-            printf("%10s %10s %12s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 10], f[m + 12], f[m]);
+            printf("%10s %10s %12s %12s %12s %9s\n", f[m + 1], f[m + 2], f[m + 6], f[m + 10], f[m + 12],
+                   nf > m + 26 && !strcmp(f[m + 26], "1") && !strcmp(f[m], "ok") ? "unstable" : f[m]);
         }
         free(txt);
     }
@@ -495,7 +496,7 @@ static int merge(sweep_t *sw, int quiet)
         int m = 2 + K__COUNT;   /* 1-based column of the first metric (status) */
         int two = sw->ndims == 2;
         plot_sweep(outdir, sw->base->name, 2 + dims[0].key, icn_keys[dims[0].key].name, two ? icn_keys[dims[1].key].name : "",
-                   two ? dims[1].vals : NULL, two ? dims[1].n : 0, m + 1, m + 10, plot_wanted(sw->base));
+                   two ? dims[1].vals : NULL, two ? dims[1].n : 0, m + 1, m + 10, m + 26, plot_wanted(sw->base));
     }
     return any_deadlock ? EXIT_DEADLOCK : EXIT_OK;
 }

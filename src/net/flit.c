@@ -18,7 +18,9 @@ typedef struct fvc {      /* an input VC */
     uint32_t cap, head, n;
     uint8_t routed;       /* its front packet holds an output VC */
     uint8_t oport, ovc;
+    uint8_t nrc;          /* candidates of the front header, routed once (0: not routed yet) */
     uint16_t tries;       /* cycles the front header failed to get an output VC */
+    cand_t rc[MAX_CAND];
 } fvc_t;
 
 typedef struct fst {
@@ -40,6 +42,21 @@ typedef struct fst {
     uint64_t *owned;      /* [router]: output ports with a VC held by a worm */
     uint8_t *nown;        /* [port]: its VCs held */
     uint8_t *vpri;        /* [port * nvc + vc]: input VC (router-local) first in line for this output VC */
+    uint8_t *ipri;        /* [port * nvc + vc]: for an input VC, the VC of a class it tries first */
+    uint64_t *held;       /* [router]: its output VCs (port * nvc + vc, router-local) held by a worm */
+    int perhop;           /* router.vc_alloc = per-hop */
+    const vc_allocator_ops *vcalloc;   /* router.vc_allocator */
+    int islip;            /* router.vc_arbiter = islip */
+    uint32_t iters;       /* router.vc_iterations (0: until nothing more is granted) */
+    uint64_t *routed;     /* [router]: its input VCs whose front packet holds an output VC */
+    uint32_t ispeed;      /* router.input_speedup: flits an input port may send per cycle (0: one per VC) */
+    uint32_t ocap;        /* flits an output port sends per cycle: the link's, or router.output_speedup if fewer */
+    uint8_t *ipp, *opp;   /* [port]: switch allocator pointers, input port (its VCs) and output port (input ports) */
+    uint64_t *istamp;     /* [port]: last cycle the input port sent a flit ... */
+    uint32_t *isent;      /* ... and how many it sent in it */
+    uint32_t max_isent;   /* most flits an input port sent in one cycle (checked against ispeed) */
+    uint32_t turnover;    /* router.head_turnover = front: cycles a head at the front of its VC spends
+                           * in routing and VC allocation after the previous tail left (0: overlap) */
     uint32_t *act, nact;  /* routers holding flits */
     uint8_t *is_act;
     uint32_t *nact_list, nnic;   /* nodes with something to inject */
@@ -87,6 +104,7 @@ static void clock_on(sim_t *s)
 }
 
 int32_t flit_credits(const sim_t *s, uint32_t oi) { return F(s)->cred[oi]; }
+uint32_t flit_max_input_flits(const sim_t *s) { return F(s)->max_isent; }
 
 simtime_t flit_packet_time(const sim_t *s)
 {
@@ -112,6 +130,9 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
             uint32_t size;
             uint8_t vc;
             if (!nic_peek(s, n, &size, &vc)) return slot > 0 || f->cpf > 1;
+            if (f->perhop && !s->routing->owns_vcs && vc < s->nsqs)   /* per-hop: the injection link's VCs too */
+                for (uint8_t v = 0; v < s->nsqs; v++)
+                    if (f->cred[gp * nvc + v] > f->cred[gp * nvc + vc]) vc = v;
             if (f->cred[gp * nvc + vc] < 1) return 1;
             f->cur[n] = nic_make_packet(s, n, size, vc);
             f->cur_n[n] = 0;
@@ -138,136 +159,246 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
     return 1;
 }
 
-/* Give output VC oi (candidate c of input VC li) to the header at li's front. */
-static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t oi)
+/* The candidates of the header at the front of input VC b (input port `in`
+ * of router w). A router routes a head once, in its routing stage, and the
+ * head then waits for one of those outputs; only an adaptive routing looks
+ * again every cycle, at the credits and occupancy of the moment. */
+static int head_route(sim_t *s, uint32_t w, uint32_t in, fvc_t *q, cand_t *c)
+{
+    if (s->routing->adaptive) return s->routing->route(s, w, in, &s->pkt[front(q)->pkt], c);
+    if (!q->nrc) q->nrc = (uint8_t)s->routing->route(s, w, in, &s->pkt[front(q)->pkt], q->rc);
+    memcpy(c, q->rc, q->nrc * sizeof *c);
+    return q->nrc;
+}
+
+/* Give output VC oi (candidate c of input VC li, c->ovc its VC) to the
+ * header at li's front; move: the arbiters' pointers pass this grant. */
+static void grant(sim_t *s, uint32_t w, uint32_t li, const cand_t *c, uint32_t oi, int move)
 {
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
     fvc_t *q = &f->in[port0 * nvc + li];
     packet_t *p = &s->pkt[front(q)->pkt];
     f->owner[oi] = port0 * nvc + li;
-    f->vpri[oi] = (uint8_t)(li + 1 == nq ? 0 : li + 1);
+    f->held[w] |= 1ull << (oi - port0 * nvc);
+    if (move) {
+        f->vpri[oi] = (uint8_t)(li + 1 == nq ? 0 : li + 1);
+        f->ipri[port0 * nvc + li] = (uint8_t)(c->ovc + 1u == nvc ? 0 : c->ovc + 1);
+    }
     f->needs[w] &= ~(1ull << li);
     if (!f->nown[port0 + c->out]++) f->owned[w] |= 1ull << c->out;
     q->routed = 1;
+    f->routed[w] |= 1ull << li;
+    q->nrc = 0;   /* the next header is routed afresh */
     q->oport = c->out;
     q->ovc = c->ovc;
     p->out = c->out;
     p->out_vc = c->ovc;
 }
 
-/* Headers at the front of input VCs ask for an output VC, each for its first
- * free candidate (the routing's order of preference). An output VC asked for
- * by several headers goes to the first input VC after its last grantee
- * (round-robin per output VC), so a header waits for at most one grant of
- * every other input VC of the router. Losers then ask again for their next
- * free candidate, until nothing more can be granted this cycle. */
+/* The output VCs (router-local bits, port * nvc + vc) candidate c offers a
+ * header of `size` flits: with per-hop allocation every VC of its class (all
+ * the queuing scheme's VCs when the routing does not choose VCs itself),
+ * else the candidate's VC; only those with room for the whole packet under
+ * VCT or an FC_WHOLE rule. */
+static uint64_t cand_vcs(const sim_t *s, const fst_t *f, uint32_t port0, const cand_t *c, uint32_t size)
+{
+    uint32_t nvc = s->nvc, lo = c->ovc, hi = c->ovc + 1;
+    if (f->perhop && !s->routing->owns_vcs && c->ovc < s->nsqs) lo = 0, hi = s->nsqs;
+    uint64_t m = 0;
+    for (uint32_t v = lo; v < hi; v++) {
+        uint32_t oi = (port0 + c->out) * nvc + v;
+        if ((f->vct || c->fc == FC_WHOLE) && f->cred[oi] < (int32_t)size) continue;
+        m |= 1ull << (c->out * nvc + v);
+    }
+    return m;
+}
+
+/* grant(), for the allocator: header li takes output VC lo (router-local)
+ * through its candidate j. */
+typedef struct actx { sim_t *s; uint32_t w; cand_t (*c)[MAX_CAND]; } actx_t;
+
+static void vca_grant(vca_t *a, uint32_t li, uint32_t j, uint32_t lo)
+{
+    actx_t *x = a->ctx;
+    cand_t g = x->c[li][j];
+    g.ovc = (uint8_t)(lo % a->nvc);
+    grant(x->s, x->w, li, &g, x->s->sw[x->w].port0 * a->nvc + lo, a->move);
+}
+
+/* VC allocation among the headers at the front of input VCs, past the
+ * pipeline: the allocator (router.vc_allocator, src/net/vcalloc.c) runs
+ * rounds among the unmatched headers and free output VCs, up to
+ * router.vc_iterations or until a round grants nothing. */
 static void allocate(sim_t *s, uint32_t w, uint64_t t)
 {
     fst_t *f = F(s);
-    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, nq = s->sw[w].nports * nvc;
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, b0 = port0 * nvc;
     cand_t c[64][MAX_CAND];
-    uint8_t nc[64], k0[64], pick[64];
-    uint32_t req[64];
+    uint64_t cm[64][MAX_CAND];
+    uint8_t nc[64], k0[64];
     uint64_t ready = 0;
     for (uint64_t b = f->needs[w]; b; b &= b - 1) {
         uint32_t li = (uint32_t)__builtin_ctzll(b);
-        fvc_t *q = &f->in[port0 * nvc + li];
+        fvc_t *q = &f->in[b0 + li];
         if (front(q)->ready > t) continue;
-        int n = s->routing->route(s, w, li / nvc, &s->pkt[front(q)->pkt], c[li]);
+        int n = head_route(s, w, li / nvc, q, c[li]);
+        uint32_t size = nflits(f, s->pkt[front(q)->pkt].size);
         nc[li] = (uint8_t)n;
         k0[li] = (uint8_t)(s->escape_after && q->tries >= s->escape_after ? n - 1 : 0);
+        for (int j = k0[li]; j < n; j++) cm[li][j] = cand_vcs(s, f, port0, &c[li][j], size);
         ready |= 1ull << li;
     }
-    for (uint64_t todo = ready; todo;) {
-        uint64_t asking = 0;
-        for (uint64_t b = todo; b; b &= b - 1) {
-            uint32_t li = (uint32_t)__builtin_ctzll(b);
-            uint32_t size = nflits(f, s->pkt[front(&f->in[port0 * nvc + li])->pkt].size);
-            for (uint32_t j = k0[li]; j < nc[li]; j++) {
-                uint32_t oi = (port0 + c[li][j].out) * nvc + c[li][j].ovc;
-                if (f->owner[oi] != ICN_NIL) continue;
-                if ((f->vct || c[li][j].fc == FC_WHOLE) && f->cred[oi] < (int32_t)size) continue;
-                req[li] = oi;
-                pick[li] = (uint8_t)j;
-                asking |= 1ull << li;
-                break;
-            }
-        }
-        if (!asking) break;
-        todo = asking;   /* a header with no free candidate now will not get one this cycle */
-        for (uint64_t b = asking; b; b &= b - 1) {
-            uint32_t li = (uint32_t)__builtin_ctzll(b), oi = req[li];
-            if (f->owner[oi] != ICN_NIL) continue;   /* granted this round to an earlier requester */
-            uint32_t best = li, rank = (li + nq - f->vpri[oi]) % nq;
-            for (uint64_t o = b & (b - 1); o; o &= o - 1) {
-                uint32_t lj = (uint32_t)__builtin_ctzll(o), r = (lj + nq - f->vpri[oi]) % nq;
-                if (req[lj] == oi && r < rank) { best = lj; rank = r; }
-            }
-            grant(s, w, best, &c[best][pick[best]], oi);
-            todo &= ~(1ull << best);
-        }
+    actx_t x = { s, w, c };
+    vca_t a = { nvc, s->sw[w].nports * nvc, ready, 0, cm, nc, k0, f->ipri + b0, f->vpri + b0, 0, f->islip, vca_grant, &x };
+    for (uint32_t it = 0; a.todo && (!f->iters || it < f->iters); it++) {
+        a.avail = ~f->held[w];
+        a.move = !f->islip || it == 0;
+        if (!f->vcalloc->round(&a)) break;
     }
     for (uint64_t b = ready; b; b &= b - 1) {
-        fvc_t *q = &f->in[port0 * nvc + (uint32_t)__builtin_ctzll(b)];
+        fvc_t *q = &f->in[b0 + (uint32_t)__builtin_ctzll(b)];
         if (!q->routed && q->tries < UINT16_MAX) q->tries++;
     }
 }
 
-/* Every output link sends one flit from one of its VCs. */
+/* Output VC `chosen` of local output port o sends the flit at the front of
+ * the input VC that holds it. */
+static void send_flit(sim_t *s, uint32_t w, uint32_t o, uint32_t chosen, uint64_t t)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, go = port0 + o, peer = s->port[go].peer;
+    int sink = (s->port[peer].dev & NIC_BIT) != 0;
+    uint32_t oi = go * nvc + chosen, own = f->owner[oi], ip = own / nvc;
+    fvc_t *q = &f->in[own];
+    fent_t e = *front(q);
+    q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+    q->n--;
+    f->rflits[w]--;
+    if (f->istamp[ip] != t) f->istamp[ip] = t, f->isent[ip] = 0;
+    if (++f->isent[ip] > f->max_isent) f->max_isent = f->isent[ip];   /* the input speedup invariant's witness */
+    credit_back(f, s->port[ip].peer * nvc + own % nvc);
+    packet_t *p = &s->pkt[e.pkt];
+    if (sink) {
+        if (e.last) evq_push(&s->evq, (t + f->cpf) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
+    } else {
+        f->cred[oi]--;
+        fvc_t *dq = &f->in[peer * nvc + chosen];
+        push(dq, (fent_t){ t + f->cpf + f->P - 1, e.pkt, e.idx, e.last });
+        uint32_t w2 = s->port[peer].dev;
+        if (dq->n == 1 && e.idx == 0) f->needs[w2] |= 1ull << (peer * nvc + chosen - s->sw[w2].port0 * nvc);
+        f->rflits[w2]++;
+        activate(f, w2);
+        if (e.idx == 0) { p->vc = (uint8_t)chosen; p->hops++; }
+    }
+    s->st.flit_hops++;
+    if (e.idx == 0) s->st.pkt_hops++;
+    s->last_progress = s->now;
+    if (f->vct) f->lock[go] = e.last ? 0xff : (uint8_t)chosen;
+    if (e.last) {
+        f->owner[oi] = ICN_NIL;
+        f->held[w] &= ~(1ull << (oi - port0 * nvc));
+        f->routed[w] &= ~(1ull << (own - port0 * nvc));
+        q->routed = 0;
+        q->tries = 0;
+        if (!--f->nown[go]) f->owned[w] &= ~(1ull << o);
+        if (q->n) {   /* the next packet's header is at the front */
+            f->needs[w] |= 1ull << (own - port0 * nvc);
+            if (front(q)->ready < t + 1 + f->turnover) front(q)->ready = t + 1 + f->turnover;
+        }
+    }
+    f->rr[go] = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
+    if (f->cpf > 1) f->busy[go] = t + f->cpf;
+}
+
+/* Can output VC oi (of global output port go) send its holder's front flit now? */
+static inline int can_send(const sim_t *s, const fst_t *f, uint32_t go, uint32_t oi, int sink, uint64_t t)
+{
+    uint32_t own = f->owner[oi];
+    return own != ICN_NIL && f->in[own].n && front(&f->in[own])->ready <= t && (sink || f->cred[oi] >= 1);
+}
+
+/* router.input_speedup = 0: every output link sends up to its flits per cycle,
+ * each from one of its VCs, round-robin (flit-by-flit VC multiplexing for
+ * wormhole; for VCT a started packet keeps the link until its tail), however
+ * many VCs of one input port that takes: each input VC has a crossbar input
+ * of its own. */
 static void traverse(sim_t *s, uint32_t w, uint64_t t)
 {
     fst_t *f = F(s);
     uint32_t nvc = s->nvc, port0 = s->sw[w].port0;
     for (uint64_t ports = f->owned[w]; ports; ports &= ports - 1) {
-      uint32_t o = (uint32_t)__builtin_ctzll(ports), go = port0 + o, peer = s->port[go].peer;
-      for (uint32_t slot = 0; slot < f->fpc && f->busy[go] <= t && f->nown[go]; slot++) {
-        int sink = (s->port[peer].dev & NIC_BIT) != 0;
-        uint32_t chosen = ICN_NIL;
-        for (uint32_t k = 0; k < nvc; k++) {
-            uint32_t v = f->lock[go] != 0xff ? f->lock[go] : f->rr[go] + k < nvc ? f->rr[go] + k : f->rr[go] + k - nvc;
-            uint32_t oi = go * nvc + v, own = f->owner[oi];
-            if (own != ICN_NIL && f->in[own].n && front(&f->in[own])->ready <= t && (sink || f->cred[oi] >= 1)) {
-                chosen = v;
+        uint32_t o = (uint32_t)__builtin_ctzll(ports), go = port0 + o;
+        int sink = (s->port[s->port[go].peer].dev & NIC_BIT) != 0;
+        for (uint32_t slot = 0; slot < f->ocap && f->busy[go] <= t && f->nown[go]; slot++) {
+            uint32_t chosen = ICN_NIL;
+            for (uint32_t k = 0; k < nvc; k++) {
+                uint32_t v = f->lock[go] != 0xff ? f->lock[go] : f->rr[go] + k < nvc ? f->rr[go] + k : f->rr[go] + k - nvc;
+                if (can_send(s, f, go, go * nvc + v, sink, t)) { chosen = v; break; }
+                if (f->lock[go] != 0xff) break;
+            }
+            if (chosen == ICN_NIL) break;
+            send_flit(s, w, o, chosen, t);
+        }
+    }
+}
+
+/* router.input_speedup = S >= 1: a separable switch allocator, input-first.
+ * Each input port that has sent fewer than S flits this cycle picks one of
+ * its VCs able to send (round-robin from a pointer per input port), and each
+ * output port picks one of the input ports asking for it (round-robin from a
+ * pointer per output port), up to its flits per cycle; rounds repeat among
+ * the unmatched until one moves nothing. S = 1 is one crossbar input per
+ * port, its VCs multiplexed in front of it. */
+static void traverse_sa(sim_t *s, uint32_t w, uint64_t t)
+{
+    fst_t *f = F(s);
+    uint32_t nvc = s->nvc, port0 = s->sw[w].port0, np = s->sw[w].nports;
+    uint8_t isent[64] = { 0 }, osent[64] = { 0 };
+    uint64_t ports = 0;
+    for (uint64_t b = f->routed[w]; b; b &= b - 1) ports |= 1ull << ((uint32_t)__builtin_ctzll(b) / nvc);
+    while (ports) {
+        uint64_t asked = 0, served = 0;
+        uint32_t want[64], vc[64];
+        for (uint64_t b = ports; b; b &= b - 1) {   /* input stage */
+            uint32_t ip = (uint32_t)__builtin_ctzll(b), gi = port0 + ip;
+            if (isent[ip] >= f->ispeed) continue;
+            for (uint32_t k = 0; k < nvc; k++) {
+                uint32_t v = f->ipp[gi] + k < nvc ? f->ipp[gi] + k : f->ipp[gi] + k - nvc;
+                fvc_t *q = &f->in[gi * nvc + v];
+                if (!q->routed) continue;
+                uint32_t go = port0 + q->oport;
+                if (osent[q->oport] >= f->ocap || f->busy[go] > t || (f->lock[go] != 0xff && f->lock[go] != q->ovc)) continue;
+                if (!can_send(s, f, go, go * nvc + q->ovc, (s->port[s->port[go].peer].dev & NIC_BIT) != 0, t)) continue;
+                want[ip] = q->oport;
+                vc[ip] = v;
+                asked |= 1ull << ip;
                 break;
             }
-            if (f->lock[go] != 0xff) break;
         }
-        if (chosen == ICN_NIL) break;
-        uint32_t oi = go * nvc + chosen, own = f->owner[oi];
-        fvc_t *q = &f->in[own];
-        fent_t e = *front(q);
-        q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
-        q->n--;
-        f->rflits[w]--;
-        credit_back(f, s->port[own / nvc].peer * nvc + own % nvc);
-        packet_t *p = &s->pkt[e.pkt];
-        if (sink) {
-            if (e.last) evq_push(&s->evq, (t + f->cpf) * f->tc, EV_DELIVER, e.pkt, s->port[peer].dev & ~NIC_BIT);
-        } else {
-            f->cred[oi]--;
-            fvc_t *dq = &f->in[peer * nvc + chosen];
-            push(dq, (fent_t){ t + f->cpf + f->P - 1, e.pkt, e.idx, e.last });
-            uint32_t w2 = s->port[peer].dev;
-            if (dq->n == 1 && e.idx == 0) f->needs[w2] |= 1ull << (peer * nvc + chosen - s->sw[w2].port0 * nvc);
-            f->rflits[w2]++;
-            activate(f, w2);
-            if (e.idx == 0) { p->vc = (uint8_t)chosen; p->hops++; }
+        if (!asked) return;
+        uint64_t outs = 0;
+        for (uint64_t b = asked; b; b &= b - 1) outs |= 1ull << want[(uint32_t)__builtin_ctzll(b)];
+        for (uint64_t b = outs; b; b &= b - 1) {   /* output stage */
+            uint32_t o = (uint32_t)__builtin_ctzll(b), go = port0 + o, best = ICN_NIL, rank = np;
+            for (uint64_t a = asked; a; a &= a - 1) {
+                uint32_t ip = (uint32_t)__builtin_ctzll(a), r = (ip + np - f->opp[go]) % np;
+                if (want[ip] == o && r < rank) { best = ip; rank = r; }
+            }
+            fvc_t *q = &f->in[(port0 + best) * nvc + vc[best]];
+            send_flit(s, w, o, q->ovc, t);
+            isent[best]++;
+            osent[o]++;
+            served |= 1ull << best;
+            f->ipp[port0 + best] = (uint8_t)(vc[best] + 1 == nvc ? 0 : vc[best] + 1);
+            f->opp[go] = (uint8_t)(best + 1 == np ? 0 : best + 1);
         }
-        s->st.flit_hops++;
-        if (e.idx == 0) s->st.pkt_hops++;
-        s->last_progress = s->now;
-        if (f->vct) f->lock[go] = e.last ? 0xff : (uint8_t)chosen;
-        if (e.last) {
-            f->owner[oi] = ICN_NIL;
-            q->routed = 0;
-            q->tries = 0;
-            if (!--f->nown[go]) f->owned[w] &= ~(1ull << o);
-            if (q->n) f->needs[w] |= 1ull << (own - port0 * nvc);   /* the next packet's header is at the front */
-        }
-        f->rr[go] = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
-        if (f->cpf > 1) f->busy[go] = t + f->cpf;
-      }
+        /* next round: the ports that lost an output, and the winners with speedup left;
+         * a port that found nothing to send finds nothing later in the cycle */
+        ports = asked & ~served;
+        if (f->ispeed > 1)
+            for (uint64_t b = served; b; b &= b - 1)
+                if (isent[__builtin_ctzll(b)] < f->ispeed) ports |= b & -b;
     }
 }
 
@@ -292,7 +423,8 @@ void flit_cycle(sim_t *s)
     for (uint32_t i = 0; i < nact; i++) {
         uint32_t w = f->act[i];
         allocate(s, w, t);
-        traverse(s, w, t);
+        if (f->ispeed) traverse_sa(s, w, t);
+        else traverse(s, w, t);
     }
     keep = 0;
     for (uint32_t i = 0; i < f->nact; i++) {
@@ -305,6 +437,49 @@ void flit_cycle(sim_t *s)
         evq_push(&s->evq, (t + 1) * f->tc, EV_CYCLE, 0, 0);
         f->scheduled = 1;
     }
+}
+
+/* Static VC assignment under a deterministic routing: walk every pair's path
+ * and warn when a queuing scheme puts all the traffic of some links on one VC
+ * (DBBM on a k x k mesh with Q dividing k: every Y link), where more VCs
+ * cannot help. A real packet carries the walk, for routings that look at
+ * per-packet state. */
+static void warn_single_vc_links(sim_t *s)
+{
+    if (!s->routing->deterministic || s->routing->owns_vcs || s->queuing->hop || s->nsqs < 2 || s->nnodes > 4096) return;
+    uint32_t id = pkt_alloc(s), nlinks = 0, single = 0, first = ICN_NIL;
+    uint64_t *vcs = xcalloc(s->nports, sizeof *vcs);
+    packet_t *p = &s->pkt[id];
+    for (uint32_t a = 0; a < s->nnodes; a++)
+        for (uint32_t b = 0; b < s->nnodes; b++) {
+            if (a == b) continue;
+            memset(p, 0, sizeof *p);
+            p->src = a, p->dst = b, p->size = s->mtu, p->msg = ICN_NIL, p->flow = ICN_NIL;
+            p->vc = p->out_vc = s->queuing->vc(s, a, b);
+            uint32_t gi = s->port[s->nic[a].port].peer;
+            for (int hop = 0; hop < 256 && !(s->port[gi].dev & NIC_BIT); hop++) {
+                uint32_t w = s->port[gi].dev;
+                cand_t c[MAX_CAND];
+                s->routing->route(s, w, s->port[gi].local, p, c);
+                uint32_t go = s->sw[w].port0 + c[0].out;
+                gi = s->port[go].peer;
+                if (gi == ICN_NIL) break;
+                if (!(s->port[gi].dev & NIC_BIT)) vcs[go] |= 1ull << (c[0].ovc % 64);
+                p->vc = c[0].ovc;
+            }
+        }
+    for (uint32_t g = 0; g < s->nports; g++) {
+        if (!vcs[g]) continue;
+        nlinks++;
+        if (!(vcs[g] & (vcs[g] - 1)) && single++ == 0) first = g;
+    }
+    if (single)
+        fprintf(stderr, "icnsim: warning: queuing scheme %s with router.vc_alloc = static puts all traffic of %u of the %u "
+                "router-to-router links on one VC of %u (e.g. router %u port %u), so more VCs do not help them; "
+                "router.vc_alloc = per-hop lets a packet take any VC at every hop\n", s->queuing->name, single, nlinks,
+                s->nsqs, s->port[first].dev, s->port[first].local);
+    free(vcs);
+    pkt_release(s, id);
 }
 
 void flit_setup(sim_t *s, cfg_t *c)
@@ -325,14 +500,28 @@ void flit_setup(sim_t *s, cfg_t *c)
         f->fpc = 1;
         f->cpf = (fph + width - 1) / width;
     }
+    const char *va = cfg_str(c, K_ROUTER_VC_ALLOC), *vx = cfg_str(c, K_ROUTER_VC_ALLOCATOR), *vb = cfg_str(c, K_ROUTER_VC_ARBITER);
+    if (!strcmp(va, "per-hop")) f->perhop = 1;
+    else if (strcmp(va, "static")) cfg_fail(c, K_ROUTER_VC_ALLOC, "must be per-hop or static");
+    if (!(f->vcalloc = find_vc_allocator(vx))) cfg_fail(c, K_ROUTER_VC_ALLOCATOR, "unknown VC allocator (run `icnsim --list` for the choices)");
+    if (!strcmp(vb, "islip")) f->islip = 1;
+    else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");
+    f->iters = (uint32_t)cfg_int(c, K_ROUTER_VC_ITERATIONS);
+    f->ispeed = (uint32_t)cfg_int(c, K_ROUTER_INPUT_SPEEDUP);
+    const char *ht = cfg_str(c, K_ROUTER_HEAD_TURNOVER);
+    if (!strcmp(ht, "front")) f->turnover = (uint32_t)(cfg_int(c, K_ROUTER_ROUTING) + cfg_int(c, K_ROUTER_XBAR));
+    else if (strcmp(ht, "overlap")) cfg_fail(c, K_ROUTER_HEAD_TURNOVER, "must be front or overlap");
     const char *sw = cfg_str(c, K_SW_SWITCHING);
+    uint32_t osp = (uint32_t)cfg_int(c, K_ROUTER_OUTPUT_SPEEDUP);
     if (!strcmp(sw, "vct")) f->vct = 1;
     else if (strcmp(sw, "wormhole")) cfg_fail(c, K_SW_SWITCHING, "must be wormhole or vct");
     /* bandwidth: a flit per cpf cycles, or fpc flits per cycle */
+    s->cycle = f->tc;
     s->link_bps = (double)f->flit * 8.0 * f->fpc / ((double)f->cpf * (double)f->tc * 1e-12);
     if (s->mtu % f->flit) cfg_fail(c, K_PKT_MTU, "packets are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     if (s->msg_size % f->flit) cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     if (s->msg_long % f->flit) cfg_fail(c, K_MSG_LONG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
+    f->ocap = osp && osp < f->fpc ? osp : f->fpc;
     if (s->mtu / f->flit > 65535) cfg_fail(c, K_PKT_MTU, "at most 65535 flits per packet");
     f->cap = xcalloc(s->nvc, sizeof *f->cap);
     if (cfg_is_set(c, K_SW_VC_SIZES)) {
@@ -391,6 +580,14 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->nown = xcalloc(s->nports, 1);
     f->rflits = xcalloc(s->nswitches, sizeof *f->rflits);
     f->vpri = xcalloc(nb, 1);
+    f->ipri = xcalloc(nb, 1);
+    f->held = xcalloc(s->nswitches, sizeof *f->held);
+    f->routed = xcalloc(s->nswitches, sizeof *f->routed);
+    f->ipp = xcalloc(s->nports, 1);
+    f->opp = xcalloc(s->nports, 1);
+    f->istamp = xmalloc(s->nports * sizeof *f->istamp);
+    memset(f->istamp, 0xff, s->nports * sizeof *f->istamp);
+    f->isent = xcalloc(s->nports, sizeof *f->isent);
     f->act = xmalloc(s->nswitches * sizeof *f->act);
     f->is_act = xcalloc(s->nswitches, 1);
     f->nact_list = xmalloc(s->nnodes * sizeof *f->nact_list);
@@ -399,6 +596,7 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->cur_n = xcalloc(s->nnodes, sizeof *f->cur_n);
     f->cur_vc = xcalloc(s->nnodes, 1);
     for (uint32_t n = 0; n < s->nnodes; n++) f->cur[n] = ICN_NIL;
+    if (!f->perhop) warn_single_vc_links(s);
 }
 
 void flit_free(sim_t *s)
@@ -411,7 +609,8 @@ void flit_free(sim_t *s)
     free(f->busy);
     free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
     free(f->needs); free(f->owned); free(f->nown);
-    free(f->rflits); free(f->vpri); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
+    free(f->rflits); free(f->vpri); free(f->ipri); free(f->held);
+    free(f->routed); free(f->ipp); free(f->opp); free(f->istamp); free(f->isent); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
     free(f->cur); free(f->cur_n); free(f->cur_vc); free(f->cr);
     free(f);
     s->flit = NULL;
@@ -441,6 +640,10 @@ int flit_check_invariants(sim_t *s, int drained)
             bad = 1;
         }
         if (drained && own != ICN_NIL) { fprintf(stderr, "invariant: output VC %u still held after draining\n", b); bad = 1; }
+    }
+    if (f->ispeed && f->max_isent > f->ispeed) {
+        fprintf(stderr, "invariant: an input port sent %u flits in one cycle, above router.input_speedup = %u\n", f->max_isent, f->ispeed);
+        bad = 1;
     }
     if (s->st.inj_pkts != s->st.del_pkts + s->pkt_live) {
         fprintf(stderr, "invariant: injected %llu != delivered %llu + in network %u\n",
@@ -477,7 +680,7 @@ void flit_deadlock_report(sim_t *s)
                 b = peer * nvc + q->ovc;
             } else {
                 cand_t c[MAX_CAND];
-                int nc = s->routing->route(s, w, g - port0, &s->pkt[front(q)->pkt], c);
+                int nc = head_route(s, w, g - port0, q, c);
                 b = f->owner[(port0 + c[nc - 1].out) * nvc + c[nc - 1].ovc];
             }
         }
@@ -494,7 +697,7 @@ void flit_deadlock_report(sim_t *s)
                 if (q->routed) b = s->port[port0 + q->oport].peer * nvc + q->ovc;
                 else {
                     cand_t c[MAX_CAND];
-                    int nc = s->routing->route(s, w, g - port0, &s->pkt[front(q)->pkt], c);
+                    int nc = head_route(s, w, g - port0, q, c);
                     b = f->owner[(port0 + c[nc - 1].out) * nvc + c[nc - 1].ovc];
                 }
             } while (b != c0);

@@ -2,8 +2,10 @@
  *
  * Packets are split into flits (one phit each); a link carries one flit per
  * router cycle. Each input VC is a FIFO of flits; a header, once it has gone
- * through the pipeline, is routed (the routing's ordered candidates) and
- * allocated an output VC: with wormhole switching a free output VC, which its
+ * through the pipeline, is routed once (the routing's ordered candidates;
+ * again every cycle only for an adaptive routing) and
+ * allocated an output VC by a separable allocator, per hop (any VC of the
+ * class its routing allows) or static: with wormhole switching a free output VC, which its
  * worm then holds until the tail leaves; with virtual cut-through a free
  * output VC with room downstream for the whole packet. Each cycle every
  * output link sends one flit from one of its VCs (round-robin: flit-by-flit
@@ -31,5 +33,7 @@ simtime_t flit_packet_time(const sim_t *s);
 /* Credits (flits) of output VC `oi` (port * nvc + vc), for selection functions. */
 int32_t flit_credits(const sim_t *s, uint32_t oi);
 void flit_deadlock_report(sim_t *s);
+/* Most flits one input port has sent in one cycle so far (router.input_speedup bounds it). */
+uint32_t flit_max_input_flits(const sim_t *s);
 
 #endif

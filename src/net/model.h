@@ -33,6 +33,7 @@ enum ev_type {
     EV_CC_TIMER,     /* IBA CC: a = node, b = flow or CC_SL_BIT | sl: a CCTI timer expires */
     EV_MP_TIMER,     /* DRB over IB: a = node, b = pair: its CCA timer expires */
     EV_WL_WAKE,      /* workload: a = rank: its compute phase ends */
+    EV_STOP,         /* the measurement window ends (time.drain: the drain starts) */
 };
 
 struct sim;
@@ -63,6 +64,9 @@ typedef struct net_hooks {
 typedef struct sim {
     simtime_t now, end, warmup;
     simtime_t stop;          /* end of the measurement window (end may grow in a drain) */
+    simtime_t cycle;         /* flit model: router.cycle (0 in the packet model) */
+    simtime_t drain_max;     /* time.drain: end = stop + drain_max, cut short when the window's packets are all in */
+    uint64_t drain_target;   /* from stop on: packets generated in the window (0 before, or with no drain) */
     evq_t evq;
     uint64_t seed;
     struct cfg *cfg;
@@ -190,6 +194,15 @@ static inline simtime_t msg_slot(const sim_t *s)
 static inline simtime_t ser_time(const sim_t *s, uint32_t bytes)
 {
     return (simtime_t)((double)bytes * 8.0 * 1e12 / s->link_bps + 0.5);
+}
+
+/* A packet generated at time gen leaves the statistics' sample (delivered,
+ * or dropped by a full source queue): in the drain, once all the window's
+ * packets have, the run ends. */
+static inline int in_measure(const sim_t *s, simtime_t gen) { return gen >= s->warmup && gen < s->stop; }
+static inline void drain_check(sim_t *s)
+{
+    if (s->drain_target && s->st.w_lat_pkts + s->st.w_src_drops >= s->drain_target && s->end > s->now) s->end = s->now;
 }
 
 /* Mark a device for service at the current time (coalesced). */

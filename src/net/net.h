@@ -156,6 +156,7 @@ typedef struct nic {
     /* Cold: bimodal lengths, delivery counts, initial streams (read at the end). */
     rng_t sizes;          /* message-length draws (bimodal) */
     uint64_t rx_bytes;    /* delivered to this node in the measurement window */
+    uint32_t w_inj, w_gen;   /* its packets injected in the window, generated in it (by the replay) */
     rng_t arrival0;       /* initial arrival stream, to count generation lazily */
     rng_t sizes0;         /* initial length stream */
 } nic_t;

@@ -51,7 +51,7 @@ simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
 {
     simtime_t slot = msg_slot(s);
     if (!s->scenario->load) {
-        simtime_t g = s->process->gap(r, slot, s->load);
+        simtime_t g = s->process->gap(r, slot, s->cycle, s->load);
         return g == SIMTIME_MAX ? SIMTIME_MAX : t + g;
     }
     /* Phases: a gap that ends past its phase is dropped and the process
@@ -60,7 +60,7 @@ simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
     while (t < s->end) {
         simtime_t until;
         double load = s->scenario->load(s, n, t, &until);
-        simtime_t g = s->process->gap(r, slot, load);
+        simtime_t g = s->process->gap(r, slot, s->cycle, load);
         if (g != SIMTIME_MAX && g < until - t) return t + g;
         t = until;
     }
@@ -119,7 +119,7 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     if (__builtin_expect(s->hooks.msg_sent != NULL, 0) && !c->msg_left) s->hooks.msg_sent(s, n, c->msg_id);
     c->injected_pkts++;
     s->st.inj_pkts++;
-    if (s->now >= s->warmup) s->st.w_inj_pkts++;
+    if (s->now >= s->warmup && s->now < s->stop) { s->st.w_inj_pkts++; c->w_inj++; }
     int64_t bin = ts_bin(&s->st, s->now);
     if (bin >= 0) s->st.ts_inj_pkts[bin]++;
     return id;
@@ -148,7 +148,13 @@ static void srcq_pull(sim_t *s, uint32_t n)
         nic_take_message(s, n);
         srcq_t *q = &c->srcq[s->queuing->vc(s, n, c->msg_dst)];
         if (s->srcq_limit && q->n >= s->srcq_limit) {
-            s->st.src_drops += (c->msg_left + s->mtu - 1) / s->mtu;
+            uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
+            s->st.src_drops += npk;
+            if (in_measure(s, c->msg_gen)) {
+                s->st.w_src_drops += npk;
+                s->st.w_done_tsum += (double)npk * (double)c->msg_gen;
+                drain_check(s);
+            }
             if (c->msg_id != ICN_NIL) { s->msg_left[c->msg_id] = s->msg_free; s->msg_free = c->msg_id; }
             c->msg_left = 0;
             continue;
@@ -267,12 +273,14 @@ void nic_deliver(sim_t *s, uint32_t id)
             s->msg_free = p->msg;
         }
     }
-    if (pt->gen >= s->warmup) {
+    if (in_measure(s, pt->gen)) {
         hist_add(&st->lat, s->now - pt->gen);
         hist_add(&st->net, s->now - pt->inj);
         st->w_hops_sum += p->hops;
         st->w_lat_pkts++;
+        st->w_done_tsum += (double)pt->gen;
         if (msg_done) hist_add(&st->msg, s->now - msg_gen);
+        drain_check(s);
     }
     pkt_release(s, id);
 }
@@ -290,25 +298,35 @@ void nic_count_generated(sim_t *s)
 {
     stats_t *st = &s->st;
     simtime_t slot = msg_slot(s);
-    st->gen_pkts = st->w_gen_pkts = st->w_gen_bytes = 0;
+    st->gen_pkts = st->w_gen_pkts = st->w_gen_bytes = 0;   /* called at the window's end and the run's: starts afresh */
+    st->w_gen_tsum = 0;
+    memset(st->ts_gen_pkts, 0, st->nbins * sizeof *st->ts_gen_pkts);
+    memset(st->ts_gen_bytes, 0, st->nbins * sizeof *st->ts_gen_bytes);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         rng_t r = s->nic[n].arrival0, sz = s->nic[n].sizes0;
+        uint64_t w0 = st->w_gen_pkts;
+        s->nic[n].w_gen = 0;
         if (s->nic[n].silent) continue;
         simtime_t t = nic_next_arrival(s, n, &r, 0);
         rng_t probe = r;
-        simtime_t g = s->scenario->load ? SIMTIME_MAX : s->process->gap(&probe, slot, s->load);
+        simtime_t g = s->scenario->load ? SIMTIME_MAX : s->process->gap(&probe, slot, s->cycle, s->load);
         if (!s->msg_long && t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
             /* fixed lengths and a process that drew no random number: constant gaps */
             uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
             uint64_t all = count_fixed(t, g, 0, s->end), win = count_fixed(t, g, s->warmup, s->stop);
             st->gen_pkts += all * npk;
             st->w_gen_pkts += win * npk;
+            if (win) {   /* times t + k g for k in [k0, k0 + win) */
+                simtime_t k0 = s->warmup > t ? (s->warmup - t + g - 1) / g : 0;
+                st->w_gen_tsum += (double)npk * (double)win * ((double)t + (double)g * ((double)k0 + (double)(win - 1) / 2));
+            }
             st->w_gen_bytes += win * s->msg_size;
             for (uint32_t b = 0; b < st->nbins; b++) {
                 uint64_t m = count_fixed(t, g, (simtime_t)b * st->interval, (simtime_t)(b + 1) * st->interval);
                 st->ts_gen_pkts[b] += m * npk;
                 st->ts_gen_bytes[b] += m * s->msg_size;
             }
+            s->nic[n].w_gen = (uint32_t)(st->w_gen_pkts - w0);
             continue;
         }
         for (; t < s->end;) {
@@ -316,8 +334,13 @@ void nic_count_generated(sim_t *s)
             st->gen_pkts += npk;
             int64_t bin = ts_bin(st, t);
             if (bin >= 0) { st->ts_gen_pkts[bin] += npk; st->ts_gen_bytes[bin] += size; }
-            if (t >= s->warmup && t < s->stop) { st->w_gen_pkts += npk; st->w_gen_bytes += size; }
+            if (t >= s->warmup && t < s->stop) {
+                st->w_gen_pkts += npk;
+                st->w_gen_bytes += size;
+                st->w_gen_tsum += (double)npk * (double)t;
+            }
             t = nic_next_arrival(s, n, &r, t);
         }
+        s->nic[n].w_gen = (uint32_t)(st->w_gen_pkts - w0);
     }
 }

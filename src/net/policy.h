@@ -38,6 +38,11 @@ typedef struct routing_ops {
     /* Nonzero if every route() returns one candidate that depends on the
      * destination and the switch only (a scheme may then look ahead). */
     int deterministic;
+    /* Nonzero if the routing adapts to the network's state (credits,
+     * occupancy): a waiting head is routed again until it gets an output.
+     * Otherwise a router routes a head once, random choices included (the
+     * flit model keeps its candidates until it is granted one). */
+    int adaptive;
     /* Optional: frees what setup() hung off routing_data besides the block itself. */
     void (*cleanup)(sim_t *s);
 } routing_ops;
@@ -69,6 +74,30 @@ typedef struct arbiter_ops {
     void (*match)(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, uint8_t *match);
 } arbiter_ops;
 
+/* One round of a separable VC allocator (flit model, router.vc_allocator)
+ * among the headers of one router that wait for an output VC. Headers are
+ * router-local input VCs and output VCs router-local output VCs, both
+ * numbered port * nvc + vc. */
+typedef struct vca {
+    uint32_t nvc, nq;         /* VCs per port; input (and output) VCs of the router */
+    uint64_t todo;            /* headers still unmatched: the round clears those it serves or gives up on */
+    uint64_t avail;           /* output VCs free */
+    const uint64_t (*cm)[MAX_CAND];   /* [header][candidate]: output VCs it offers, in the routing's order */
+    const uint8_t *nc, *k0;   /* [header]: candidates, first one to consider */
+    uint8_t *ipri;            /* [header]: VC of a class it tries first (its arbiter's pointer) */
+    uint8_t *vpri;            /* [output VC]: header first in line (its arbiter's pointer) */
+    int move;                 /* the pointers pass this round's grants */
+    int islip;                /* pointers move only past accepted grants */
+    void (*grant)(struct vca *a, uint32_t header, uint32_t cand, uint32_t ovc);
+    void *ctx;
+} vca_t;
+
+typedef struct vc_allocator_ops {
+    const char *name, *desc;
+    /* One round; returns the output VCs granted (0: nothing more this cycle). */
+    uint64_t (*round)(vca_t *a);
+} vc_allocator_ops;
+
 typedef struct pattern_ops {
     const char *name, *desc;
     void (*setup)(sim_t *s, cfg_t *c, key_id k);   /* checks N fits the pattern; k named it (for errors) */
@@ -89,8 +118,11 @@ typedef struct scenario_ops {
 
 typedef struct process_ops {
     const char *name, *desc;
-    /* Gap to the next message; slot = serialization time of one message. */
-    simtime_t (*gap)(rng_t *r, simtime_t slot, double load);
+    /* Gap to the next message; slot = serialization time of one message,
+     * cycle = the router cycle (flit model; 0 in the packet model). */
+    simtime_t (*gap)(rng_t *r, simtime_t slot, simtime_t cycle, double load);
+    /* Nonzero if the process needs a router cycle (the flit model). */
+    int per_cycle;
 } process_ops;
 
 /* The load that key `load` (a fraction of link bandwidth) or key `rate` (bits/us
@@ -102,6 +134,7 @@ const topo_ops *find_topo(const char *name);
 const routing_ops *find_routing(const char *name);
 const queuing_ops *find_queuing(const char *name);
 const arbiter_ops *find_arbiter(const char *name);
+const vc_allocator_ops *find_vc_allocator(const char *name);
 const pattern_ops *find_pattern(const char *name);
 const scenario_ops *find_scenario(const char *name);
 const process_ops *find_process(const char *name);

@@ -55,4 +55,4 @@ static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c
 const routing_ops routing_afi = {
     .name = "afi",
     .desc = "fat-trees, seed 000's Adapted-Flow Isolation: D-mod-K; adapts once, at >= 75 % occupancy, into the last VC (the AFC)",
-    .setup = setup, .route = route, .reserved_vcs = 1, .hop_vcs = 1 };
+    .setup = setup, .route = route, .reserved_vcs = 1, .hop_vcs = 1, .adaptive = 1 };

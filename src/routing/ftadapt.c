@@ -290,4 +290,4 @@ const routing_ops routing_adap = {
     .name = "ADAP-<th>-<st>-<pt>",
     .desc = "fat-trees, seed 002's restricted adaptive routing: th = NoTH|TH|2TH, st = S|1S|2S (also *S/AS, FS, SS), "
             "pt = K|K/d; e.g. ADAP-2TH-S-K/3. fully-adaptive = ADAP-NoTH-S-K (most credits)",
-    .setup = setup_adap, .route = route_adap, .match = match_adap, .hop_vcs = 1 };
+    .setup = setup_adap, .route = route_adap, .match = match_adap, .hop_vcs = 1, .adaptive = 1 };

@@ -29,10 +29,12 @@ static void progress_line(sim_t *s)
 static void sample(sim_t *s, uint32_t k)
 {
     stats_t *st = &s->st;
-    if (k - 1 < st->nbins) st->ts_innet[k - 1] = s->pkt_live;
-    if (s->views) views_on_sample(s, k);
-    if (s->cc) cc_on_sample(s, k);
-    if (s->mp) mp_on_sample(s, k);
+    if (s->now < s->stop) {   /* the window's samples; the drain after it only watches for deadlocks */
+        if (k - 1 < st->nbins) st->ts_innet[k - 1] = s->pkt_live;
+        if (s->views) views_on_sample(s, k);
+        if (s->cc) cc_on_sample(s, k);
+        if (s->mp) mp_on_sample(s, k);
+    }
     if (s->pkt_live && s->now - s->last_progress >= s->deadlock_after) {
         s->deadlocked = 1;
         return;
@@ -41,6 +43,20 @@ static void sample(sim_t *s, uint32_t k)
     if (s->progress_tty) progress_line(s);
     simtime_t next = (simtime_t)(k + 1) * st->interval;
     if (next <= s->end) evq_push(&s->evq, next, EV_SAMPLE, k + 1, 0);
+}
+
+/* The measurement window ends: the last time-series sample, and the drain
+ * starts, to end once every packet generated in the window is in (by the
+ * replay of the sources' streams, which is exact however far behind they are). */
+static void window_end(sim_t *s)
+{
+    s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
+    if (s->cc) cc_on_sample(s, s->st.nbins);
+    transport_sync(s, s->now);   /* stalled nodes take (or drop) the window's messages now, as if woken */
+    nic_count_generated(s);
+    s->drain_target = s->st.w_gen_pkts;
+    if (!s->drain_target) s->end = s->now;
+    drain_check(s);
 }
 
 static void dispatch(sim_t *s, const event_t *e)
@@ -78,6 +94,7 @@ static void dispatch(sim_t *s, const event_t *e)
     case EV_MP_TIMER: mp_timer(s, e->a, e->b); break;
     case EV_WL_WAKE: wl_timer(s, e->a); break;
     case EV_SAMPLE: sample(s, e->a); break;
+    case EV_STOP: window_end(s); break;
     default: die("unknown event type %u", ev_type(e));
     }
 }
@@ -242,7 +259,7 @@ static int loop(sim_t *s)
 int sim_run(sim_t *s)
 {
     int rc = loop(s);
-    if (rc == EXIT_OK) {   /* the sample at the end time */
+    if (rc == EXIT_OK && !s->drain_max) {   /* the sample at the end time */
         s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
         if (s->cc) cc_on_sample(s, s->st.nbins);
     }
@@ -273,6 +290,7 @@ int sim_drain(sim_t *s, simtime_t extra)
 {
     transport_finish(s);   /* no generation after this: take what was generated */
     for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].next_gen = SIMTIME_MAX;
+    s->drain_target = 0;   /* runs its full length */
     s->end = s->now + extra;
     return loop(s);
 }

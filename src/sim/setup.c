@@ -33,6 +33,11 @@ void sim_setup(sim_t *s, cfg_t *c)
     s->seed = (uint64_t)cfg_int(c, K_SEED);
     s->warmup = cfg_u64(c, K_TIME_WARMUP);
     s->end = s->stop = s->warmup + cfg_u64(c, K_TIME_MEASURE);
+    if (cfg_int(c, K_TIME_DRAIN)) {
+        s->drain_max = cfg_is_set(c, K_TIME_DRAIN_MAX) && cfg_u64(c, K_TIME_DRAIN_MAX) ? cfg_u64(c, K_TIME_DRAIN_MAX)
+                                                                                      : cfg_u64(c, K_TIME_MEASURE);
+        s->end = s->stop + s->drain_max;
+    }
     s->deadlock_after = cfg_u64(c, K_TIME_DEADLOCK);
     const char *model = cfg_str(c, K_SW_MODEL);
     if (!strcmp(model, "flit")) s->flit_mode = 1;
@@ -170,6 +175,8 @@ static void setup_policies(sim_t *s, cfg_t *c)
      * only if a load is given. */
     if (s->wl && !cfg_is_set(c, K_LOAD) && !cfg_is_set(c, K_TR_RATE)) s->load = 0;
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
+    if (s->process->per_cycle && !s->cycle)
+        cfg_fail(c, K_TR_PROCESS, "%s draws once per router cycle: it needs switch.model = flit", s->process->name);
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
     s->pattern->setup(s, c, K_TR_PATTERN);
     if (!(s->scenario = find_scenario(cfg_str(c, K_TR_SCENARIO)))) list_names_fail(c, K_TR_SCENARIO, "scenario");
@@ -203,10 +210,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
         }
     }
     uint64_t interval = cfg_u64(c, K_TIME_INTERVAL);
-    if (s->end / interval > 10000000)
+    if (s->stop / interval > 10000000)
         cfg_fail(c, K_TIME_INTERVAL, "the run would have %llu time-series samples (at most 10 million); use a longer interval",
-                 (unsigned long long)(s->end / interval));
-    stats_init(&s->st, interval, s->end);
+                 (unsigned long long)(s->stop / interval));
+    stats_init(&s->st, interval, s->stop);
     if (!s->deadlock_after) {   /* automatic: 50 packet times; nothing legitimately stalls that long */
         simtime_t hop = s->flit_mode ? flit_packet_time(s) : ser_time(s, s->mtu) + s->routing_delay + s->link_delay;
         s->deadlock_after = 50 * (hop ? hop : 1);
@@ -218,7 +225,12 @@ static void setup_policies(sim_t *s, cfg_t *c)
     if (cfg_int(c, K_CHECK_INVARIANTS)) s->check_every = s->next_check = (uint64_t)cfg_int(c, K_CHECK_EVERY);
     views_setup(s, c);
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
-    if (s->wl) wl_start(s);
+    if (s->wl) {   /* closed loop: time.measure is the application's deadline, nothing to drain */
+        s->end = s->stop;
+        s->drain_max = 0;
+        wl_start(s);
+    }
+    if (s->drain_max) evq_push(&s->evq, s->stop, EV_STOP, 0, 0);
     cfg_check_unused(c);
 }
 

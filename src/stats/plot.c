@@ -96,7 +96,7 @@ void plot_timeseries(const char *dir, const char *title, double warmup_us, int d
 
 void plot_sweep(const char *dir, const char *title, int x_col, const char *x_name,
                 const char *series_name, char *const *series_vals, int nseries,
-                int acc_col, int net_col, int do_render)
+                int acc_col, int net_col, int unstable_col, int do_render)
 {
     outfile_t o;
     FILE *f = plot_open(&o, dir, "sweep.gp");
@@ -113,7 +113,7 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
     for (int panel = 0; panel < 2; panel++) {
         int col = panel ? net_col : acc_col;
         fprintf(f, "set ylabel '%s'\nset yrange [0:*]\nplot ", panel ? "mean network latency (ns)" : "accepted throughput (normalized)");
-        if (!nseries) fprintf(f, "'summary.csv' skip 1 using %d:%d with linespoints lw 2 notitle\n", x_col, col);
+        if (!nseries) fprintf(f, "'summary.csv' skip 1 using %d:%d with linespoints lw 2 notitle", x_col, col);
         for (int k = 0; k < nseries; k++) {
             /* rows of series k: k, k + nseries, k + 2 nseries, ... */
             char t[512];
@@ -121,8 +121,10 @@ void plot_sweep(const char *dir, const char *title, int x_col, const char *x_nam
             fprintf(f, "%s'summary.csv' skip 1 every %d::%d using %d:%d with linespoints lw 2 title ",
                     k ? ", \\\n     " : "", nseries, k, x_col, col);
             plot_str(f, t);
-            if (k == nseries - 1) fputc('\n', f);
         }
+        /* unstable points (past saturation) circled, so saturation reads the same on every plot */
+        fprintf(f, ", \\\n     'summary.csv' skip 1 using %d:($%d > 0 ? $%d : 1/0) with points pt 6 ps 2.5 lc rgb 'red' "
+                "title 'unstable'\n", x_col, unstable_col, col);
     }
     fputs("unset multiplot\n", f);
     out_close(&o);

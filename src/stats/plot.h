@@ -12,10 +12,11 @@ int plot_wanted(cfg_t *c);
 void plot_timeseries(const char *dir, const char *title, double warmup_us, int render);
 /* sweep.gp: metrics against the first swept key (column x_col of
  * summary.csv, 1-based), one curve per value of the second swept key
- * (nseries values, varying fastest in the row order; nseries = 0 if none). */
+ * (nseries values, varying fastest in the row order; nseries = 0 if none);
+ * points whose unstable_col is 1 circled. */
 void plot_sweep(const char *dir, const char *title, int x_col, const char *x_name,
                 const char *series_name, char *const *series_vals, int nseries,
-                int acc_col, int net_col, int render);
+                int acc_col, int net_col, int unstable_col, int render);
 
 /* Create dir/name for writing through o (src/stats/outfile.h); finish it
  * with out_close(o). Exits on failure. */

@@ -14,11 +14,41 @@ static double norm(const sim_t *s, uint64_t bytes, simtime_t span)
     return (double)bytes * 8.0 / (s->link_bps * (double)s->nnodes * ((double)span * 1e-12));
 }
 
+/* The measurement window's length: up to its stop, or to an earlier end (a
+ * deadlock, which may end a run in its warm-up; a finished workload). */
+static simtime_t window(const sim_t *s)
+{
+    simtime_t e = s->end < s->stop ? s->end : s->stop;
+    return e > s->warmup ? e - s->warmup : 0;
+}
+
+/* Unstable: the packets waiting in source queues and in the network grew
+ * through the window by more than 1 % of what it generated plus a packet per
+ * node (the noise of a stable queue's length at the window's two ends); or
+ * one node's source queue grew by more than 5 % of what it generated plus 4
+ * of its longest messages (past saturation on a permutation only the sources of the busiest
+ * channel fall behind, too few to show in the total); or the drain ended
+ * with window packets still out. */
+static int unstable(const sim_t *s, uint64_t undrained)
+{
+    const stats_t *st = &s->st;
+    double growth = (double)st->w_gen_pkts - (double)st->w_del_pkts - (double)st->w_src_drops;
+    if (growth > 0.01 * (double)st->w_gen_pkts + s->nnodes || (s->drain_max && undrained)) return 1;
+    if (s->wl || st->src_drops) return 0;   /* closed loop; dropping sources do not queue */
+    uint32_t longest = s->msg_long > s->msg_size ? s->msg_long : s->msg_size;
+    double slack = 4.0 * ((longest + s->mtu - 1) / s->mtu);   /* 4 packets, or 4 messages of several */
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        const nic_t *c = &s->nic[n];
+        if ((double)c->w_gen - (double)c->w_inj > 0.05 * c->w_gen + slack) return 1;
+    }
+    return 0;
+}
+
 void result_compute(const sim_t *s, result_t *r)
 {
     memset(r, 0, sizeof *r);
     const stats_t *st = &s->st;
-    simtime_t span = s->end > s->warmup ? s->end - s->warmup : 0;   /* a deadlock may end a run in its warm-up */
+    simtime_t span = window(s);
     r->accepted = norm(s, st->w_del_bytes, span);
     r->offered = norm(s, st->w_gen_bytes, span);
     r->injected = s->nnodes && span ? (double)st->w_inj_pkts / (double)s->nnodes
@@ -31,6 +61,12 @@ void result_compute(const sim_t *s, result_t *r)
     }
     if (!s->nnodes) r->node_min = 0;
     r->lat_mean = hist_mean(&st->lat) / 1e3;
+    uint64_t in = st->w_lat_pkts + st->w_src_drops;
+    r->undrained = st->w_gen_pkts > in ? st->w_gen_pkts - in : 0;
+    if (s->drain_max && r->undrained) {   /* the packets still out count with their age at the end: a lower bound */
+        double age = (double)r->undrained * (double)s->end - (st->w_gen_tsum - st->w_done_tsum);
+        r->lat_mean = (st->lat.sum + age) / (double)(st->lat.n + r->undrained) / 1e3;
+    }
     r->lat_p50 = hist_quantile(&st->lat, 0.50) / 1e3;
     r->lat_p99 = hist_quantile(&st->lat, 0.99) / 1e3;
     r->lat_max = (double)st->lat.max / 1e3;
@@ -48,6 +84,7 @@ void result_compute(const sim_t *s, result_t *r)
     r->src_drops = st->src_drops;
     r->in_source = st->gen_pkts >= st->inj_pkts + st->src_drops ? st->gen_pkts - st->inj_pkts - st->src_drops : 0;
     r->status = s->deadlocked ? EXIT_DEADLOCK : 0;
+    r->unstable = unstable(s, r->undrained);
     r->accepted_mbps = r->accepted * s->link_bps / 1e6;
     r->offered_mbps = r->offered * s->link_bps / 1e6;
 }
@@ -57,17 +94,18 @@ void result_csv_header(FILE *f)
     fputs("status,accepted,offered,injected,node_min,node_max,"
           "lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_max_ns,net_mean_ns,net_p50_ns,net_p99_ns,net_max_ns,"
           "msg_mean_ns,avg_hops,generated,injected_pkts,delivered,in_network,in_source,src_drops,lat_samples,"
-          "accepted_mbps,offered_mbps", f);   /* columns are only ever added at the end */
+          "accepted_mbps,offered_mbps,undrained,unstable", f);   /* columns are only ever added at the end */
 }
 
 void result_csv_row(FILE *f, const result_t *r)
 {
-    fprintf(f, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f",
+    fprintf(f, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%llu,%d",
             r->status ? "deadlock" : "ok", r->accepted, r->offered, r->injected, r->node_min, r->node_max,
             r->lat_mean, r->lat_p50, r->lat_p99, r->lat_max, r->net_mean, r->net_p50, r->net_p99, r->net_max,
             r->msg_mean, r->avg_hops, (unsigned long long)r->generated, (unsigned long long)r->injected_pkts,
             (unsigned long long)r->delivered, (unsigned long long)r->in_network, (unsigned long long)r->in_source,
-            (unsigned long long)r->src_drops, (unsigned long long)r->lat_samples, r->accepted_mbps, r->offered_mbps);
+            (unsigned long long)r->src_drops, (unsigned long long)r->lat_samples, r->accepted_mbps, r->offered_mbps,
+            (unsigned long long)r->undrained, r->unstable);
 }
 
 /* CSV field, quoted when needed. */
@@ -104,7 +142,7 @@ void write_timeseries(const sim_t *s, const char *path)
     fputs("t_start_us,t_end_us,accepted,offered,injected_pkts,delivered_pkts,generated_pkts,in_network,mean_latency_ns\n", f);
     for (uint32_t i = 0; i < st->nbins; i++) {
         simtime_t a = (simtime_t)i * st->interval, b = a + st->interval;
-        if (b > s->end) b = s->end;
+        if (b > s->warmup + window(s)) b = s->warmup + window(s);
         if (b <= a) break;
         double acc = norm(s, st->ts_del_bytes[i], b - a);
         double off = norm(s, st->ts_gen_bytes[i], b - a);
@@ -120,7 +158,7 @@ void write_nodes(const sim_t *s, const char *path)
 {
     outfile_t o;
     FILE *f = out_open(&o, path, NULL);
-    simtime_t span = s->end > s->warmup ? s->end - s->warmup : 0;
+    simtime_t span = window(s);
     fputs("node,role,accepted,injected_pkts\n", f);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         const nic_t *c = &s->nic[n];
@@ -158,7 +196,7 @@ void print_summary(FILE *f, const sim_t *s, const result_t *r)
             s->cfg->name, s->topo->name, s->nnodes, s->nswitches, s->routing->name, s->queuing->name, s->nvc);
     fprintf(f, "  traffic %s / %s / %s at load %.3f (%.6g bits/us per node); warm-up %s, measured %s\n", s->process->name,
             s->pattern->name, s->scenario->name, s->load, s->load * s->link_bps / 1e6, fmt_time(s->warmup, a, sizeof a),
-            fmt_time(s->end - s->warmup, b, sizeof b));
+            fmt_time(window(s), b, sizeof b));
     if (r->status) fprintf(f, "  ** DEADLOCK detected: the figures below cover the run up to it **\n");
     fprintf(f, "\n  %-34s %12s\n", "metric", "value");
     fprintf(f, "  %-34s %12.4f\n", "accepted throughput (norm.)", r->accepted);
@@ -174,6 +212,8 @@ void print_summary(FILE *f, const sim_t *s, const result_t *r)
     fprintf(f, "  %-34s %12llu\n", "packets delivered", (unsigned long long)r->delivered);
     fprintf(f, "  %-34s %12llu\n", "packets in network at end", (unsigned long long)r->in_network);
     fprintf(f, "  %-34s %12llu\n", "packets in source queues at end", (unsigned long long)r->in_source);
+    fprintf(f, "  %-34s %12llu%s\n", "window packets not delivered", (unsigned long long)r->undrained,
+            r->unstable ? "   ** UNSTABLE: past saturation, latency is a lower bound **" : "");
     fprintf(f, "\n  %.2f s wall, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s), peak memory %.0f MB\n",
             st->wall_seconds, (unsigned long long)st->events, st->events / (st->wall_seconds + 1e-9) / 1e6,
             (unsigned long long)st->pkt_hops, st->pkt_hops / (st->wall_seconds + 1e-9) / 1e6, st->peak_rss_kb / 1024.0);

@@ -15,6 +15,8 @@ typedef struct result {
     uint64_t lat_samples;
     double accepted_mbps, offered_mbps;     /* bits/us per node (seeds 001 and 003's unit) */
     int status;                             /* 0 ok, 3 deadlock */
+    uint64_t undrained;                     /* packets generated in the window and not delivered by the end */
+    int unstable;                           /* source queues grew through the window, or the drain did not finish */
 } result_t;
 
 void result_compute(const sim_t *s, result_t *r);

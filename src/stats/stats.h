@@ -1,8 +1,9 @@
 /* Run statistics: counters, latency histograms, time series.
  *
  * Throughput counts bytes delivered inside the measurement window
- * [warmup, end). Latencies are those of packets generated inside the window
- * and delivered before the end. */
+ * [warmup, stop). Latencies are those of packets generated inside the window
+ * and delivered before the end of the run, which a drain (time.drain) extends
+ * until all of them are delivered or its bound has passed. */
 #ifndef ICN_STATS_H
 #define ICN_STATS_H
 #include <stdint.h>
@@ -13,7 +14,12 @@ typedef struct stats {
     uint64_t inj_pkts, del_pkts, pkt_hops, flit_hops, events;
     /* measurement window */
     uint64_t w_del_pkts, w_del_bytes, w_inj_pkts, w_gen_pkts, w_gen_bytes;
-    uint64_t w_hops_sum, w_lat_pkts;
+    uint64_t w_hops_sum, w_lat_pkts;   /* w_lat_pkts: the window's packets delivered (latency samples) */
+    uint64_t w_src_drops;     /* packets generated in the window and dropped by a full source queue */
+    /* sums of the generation times (ps) of the window's packets: all of them
+     * (from the replay), and those delivered or dropped; the difference dates
+     * the packets still out at the end (censored in the mean latency) */
+    double w_gen_tsum, w_done_tsum;
     hist_t lat, net, msg;     /* generation->delivery, injection->delivery, message */
     /* time series, bin i covers [i*interval, (i+1)*interval) */
     uint64_t interval;

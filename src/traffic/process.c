@@ -1,5 +1,6 @@
 /* Injection processes. A "slot" is the time one message takes on a link, so
- * load 1.0 means back-to-back messages. */
+ * load 1.0 means back-to-back messages; the load is that of every node that
+ * injects (a permutation's fixed points do not). */
 #include "../net/policy.h"
 #include <math.h>
 #include <stdio.h>
@@ -10,8 +11,9 @@
 
 /* Bernoulli: one trial per slot with success probability `load`; the gap is a
  * geometric number of slots (at least one). */
-static simtime_t gap_bernoulli(rng_t *r, simtime_t slot, double load)
+static simtime_t gap_bernoulli(rng_t *r, simtime_t slot, simtime_t cycle, double load)
 {
+    (void)cycle;
     if (load <= 0) return SIMTIME_MAX;
     if (load >= 1) return slot;
     double k = floor(log(rng_u01_open(r)) / log1p(-load));
@@ -20,12 +22,28 @@ static simtime_t gap_bernoulli(rng_t *r, simtime_t slot, double load)
 }
 
 /* Poisson: exponential gaps with mean slot / load. */
-static simtime_t gap_poisson(rng_t *r, simtime_t slot, double load)
+static simtime_t gap_poisson(rng_t *r, simtime_t slot, simtime_t cycle, double load)
 {
+    (void)cycle;
     if (load <= 0) return SIMTIME_MAX;
     double g = -log(rng_u01_open(r)) * (double)slot / load;
     if (g >= GAP_NEVER) return SIMTIME_MAX;
     return g < 1 ? 1 : (simtime_t)(g + 0.5);
+}
+
+/* Bernoulli per router cycle (flit model), the usual process of flit-level
+ * studies: each cycle a message with probability load x cycle / slot, so
+ * messages appear on cycle boundaries (Poisson arrivals fall between them and
+ * wait half a cycle on average for the next). The gap is a geometric number
+ * of cycles. */
+static simtime_t gap_bernoulli_cycle(rng_t *r, simtime_t slot, simtime_t cycle, double load)
+{
+    double p = load * (double)cycle / (double)slot;
+    if (p <= 0) return SIMTIME_MAX;
+    if (p >= 1) return cycle;
+    double k = floor(log(rng_u01_open(r)) / log1p(-p));
+    if ((1.0 + k) * (double)cycle >= GAP_NEVER) return SIMTIME_MAX;
+    return cycle * (simtime_t)(1.0 + k);
 }
 
 double traffic_load(sim_t *s, cfg_t *c, key_id load, key_id rate)
@@ -41,5 +59,8 @@ double traffic_load(sim_t *s, cfg_t *c, key_id load, key_id rate)
     return cfg_double(c, load);
 }
 
-const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per message slot (geometric gaps)", gap_bernoulli };
-const process_ops process_poisson = { "poisson", "Poisson arrivals (exponential gaps, mean slot/load)", gap_poisson };
+const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per message slot (geometric gaps)", gap_bernoulli, 0 };
+const process_ops process_poisson = { "poisson", "Poisson arrivals (exponential gaps, mean slot/load)", gap_poisson, 0 };
+const process_ops process_bernoulli_cycle = { "bernoulli-cycle",
+                                              "flit model: Bernoulli trials once per router cycle, a message with probability "
+                                              "load x cycle / slot (arrivals on cycle boundaries)", gap_bernoulli_cycle, 1 };

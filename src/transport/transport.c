@@ -249,7 +249,13 @@ static void pull(sim_t *s, uint32_t n)
         srcmsg_t msg = tn->held;
         tn->held.left = 0;
         if (t->queue_limit && fl->n >= t->queue_limit) {
-            s->st.src_drops += (msg.left + s->mtu - 1) / s->mtu;
+            uint32_t npk = (msg.left + s->mtu - 1) / s->mtu;
+            s->st.src_drops += npk;
+            if (in_measure(s, msg.gen)) {
+                s->st.w_src_drops += npk;
+                s->st.w_done_tsum += (double)npk * (double)msg.gen;
+                drain_check(s);
+            }
             if (msg.msg != ICN_NIL) { s->msg_left[msg.msg] = s->msg_free; s->msg_free = msg.msg; }
             flow_maybe_free(s, f);
             continue;
@@ -307,10 +313,15 @@ void transport_catch_up(sim_t *s, uint32_t n)
     if (s->tp) (void)catch_up(s, n, s->now);
 }
 
-void transport_finish(sim_t *s)
+void transport_sync(sim_t *s, simtime_t until)
 {
     if (!s->tp) return;
-    for (uint32_t n = 0; n < s->nnodes; n++) (void)catch_up(s, n, s->end);
+    for (uint32_t n = 0; n < s->nnodes; n++) (void)catch_up(s, n, until);
+}
+
+void transport_finish(sim_t *s)
+{
+    transport_sync(s, s->end);
 }
 
 static inline int room(const sim_t *s, const nic_t *c, uint32_t vc, uint32_t size)

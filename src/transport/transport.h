@@ -148,6 +148,9 @@ void flow_maybe_free(sim_t *s, uint32_t f);
  * their generation times, so the end-of-run counts do not depend on when
  * nodes were last served. */
 void transport_finish(sim_t *s);
+/* Every stalled node catches up to `until` (the measurement window's end:
+ * its messages must all be taken or dropped before the drain counts them). */
+void transport_sync(sim_t *s, simtime_t until);
 /* Node n's flows are about to change from outside its service (a BECN, a
  * timer): first bring them up to now (see transport.c, stalled nodes). */
 void transport_catch_up(sim_t *s, uint32_t n);
