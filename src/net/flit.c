@@ -443,10 +443,10 @@ void flit_cycle(sim_t *s)
  * and warn when a queuing scheme puts all the traffic of some links on one VC
  * (DBBM on a k x k mesh with Q dividing k: every Y link), where more VCs
  * cannot help. A real packet carries the walk, for routings that look at
- * per-packet state. */
+ * per-packet state. Up to 1024 nodes (a million pairs): the walk is quadratic. */
 static void warn_single_vc_links(sim_t *s)
 {
-    if (!s->routing->deterministic || s->routing->owns_vcs || s->queuing->hop || s->nsqs < 2 || s->nnodes > 4096) return;
+    if (!s->routing->deterministic || s->routing->owns_vcs || s->queuing->hop || s->nsqs < 2 || s->nnodes > 1024) return;
     uint32_t id = pkt_alloc(s), nlinks = 0, single = 0, first = ICN_NIL;
     uint64_t *vcs = xcalloc(s->nports, sizeof *vcs);
     packet_t *p = &s->pkt[id];
