@@ -53,6 +53,12 @@ for load in 0.1 0.24; do
     row "flit-torus8x8-wormhole-$load" $FLIT -s load=$load
 done
 row "flit-torus32x32-wormhole-0.1" $FLIT -s topology.k=32 -s load=0.1
+# The same torus under the usual input-queued VC router (one crossbar input per
+# port and a switch allocator, heads routed at the front of their VC) instead
+# of seed 004's (a crossbar input per VC): the allocator's cost per flit-hop.
+for load in 0.1 0.24; do
+    row "flit-torus8x8-wormhole-sa-$load" $FLIT -s load=$load -s router.input_speedup=1 -s router.head_turnover=front
+done
 # Multipath (DRB, PR-DRB): the same 32x32 torus, multi-step-path routing, with
 # every message taking path 0 and with DRB's ACKs, monitoring and metapaths:
 # the ratio of the Mhops/s columns is DRB's cost per packet-hop.

@@ -230,6 +230,32 @@ static double mesh_vcs_accepted(int vcs, const char *alloc, const char *allocato
     return r.accepted;
 }
 
+/* Saturation of the same mesh (the least unstable load, by bisection on
+ * short runs) with per-hop VC allocation. */
+static double mesh_vcs_saturation(int vcs)
+{
+    char ini[2048], v[32], buf[32], l[32];
+    ini_with(ini, sizeof ini, "type = mesh\nk = 8\nn = 2\n", "dor");
+    snprintf(v, sizeof v, "switch.vcs=%d", vcs);
+    snprintf(buf, sizeof buf, "switch.buffer=%dB", 32 * vcs);
+    double lo = 0.05, hi = 0.7;
+    for (int step = 0; step < 6; step++) {
+        snprintf(l, sizeof l, "load=%.4f", (lo + hi) / 2);
+        const char *more[] = { v, buf, l, "queuing.scheme=dbbm", "time.warmup=5us", "time.measure=20us", "time.drain=false", NULL };
+        sim_t s;
+        cfg_t c;
+        result_t r;
+        tsim_setup(&s, &c, ini, more);
+        CHECK(sim_run(&s) == 0, "%d VCs: deadlock", vcs);
+        result_compute(&s, &r);
+        if (r.unstable) hi = (lo + hi) / 2;
+        else lo = (lo + hi) / 2;
+        sim_free(&s);
+        cfg_free(&c);
+    }
+    return (lo + hi) / 2;
+}
+
 /* Per-hop VC allocation: a head may take any free VC at every hop, so more
  * VCs carry more under uniform DOR on a mesh. With DBBM's static VC
  * (destination mod Q) every Y link of an 8x8 mesh is single-VC, and 4 VCs do
@@ -244,6 +270,9 @@ TEST(flit_per_hop_vcs_saturate_later)
     printf("       8x8 mesh, uniform DOR at full load: per-hop 1/2/4 VCs %.3f / %.3f / %.3f; static DBBM 2/4 VCs %.3f / %.3f\n",
            a1, a2, a4, s2, s4);
     CHECK(a2 > 1.2 * a1 && a4 > 1.09 * a2, "per-hop: 1 VC %.3f, 2 VCs %.3f, 4 VCs %.3f", a1, a2, a4);
+    double t1 = mesh_vcs_saturation(1), t2 = mesh_vcs_saturation(2), t4 = mesh_vcs_saturation(4);
+    printf("       8x8 mesh, uniform DOR, per-hop VCs: saturation at load %.3f / %.3f / %.3f with 1 / 2 / 4 VCs\n", t1, t2, t4);
+    CHECK(t2 > 1.2 * t1 && t4 > 1.1 * t2, "saturation with 1 / 2 / 4 VCs at %.3f / %.3f / %.3f", t1, t2, t4);
     CHECK(a4 > 1.45 * s4 && s4 < 1.02 * s2, "static DBBM: 2 VCs %.3f, 4 VCs %.3f; per-hop 4 VCs %.3f", s2, s4, a4);
     static const char *variants[][3] = {
         { "router.vc_allocator=output-first", "router.vc_arbiter=round-robin", "router.vc_iterations=0" },

@@ -20,7 +20,6 @@ typedef struct fvc {      /* an input VC */
     uint8_t oport, ovc;
     uint8_t nrc;          /* candidates of the front header, routed once (0: not routed yet) */
     uint16_t tries;       /* cycles the front header failed to get an output VC */
-    cand_t rc[MAX_CAND];
 } fvc_t;
 
 typedef struct fst {
@@ -33,6 +32,7 @@ typedef struct fst {
     uint64_t last_cycle;
     uint32_t *cap;        /* flits per VC */
     fvc_t *in;            /* [port * nvc + vc] */
+    cand_t *rc;           /* [(port * nvc + vc) * MAX_CAND]: the front header's candidates, routed once */
     int32_t *cred;        /* [port * nvc + vc]: output VC credits in flits (sinks: unlimited) */
     uint32_t *owner;      /* [port * nvc + vc]: input VC holding the output VC, or NIL */
     uint8_t *rr, *lock;   /* [port]: VC mux pointer; VCT: VC that owns the link mid-packet (0xff none) */
@@ -52,6 +52,7 @@ typedef struct fst {
     uint32_t ispeed;      /* router.input_speedup: flits an input port may send per cycle (0: one per VC) */
     uint32_t ocap;        /* flits an output port sends per cycle: the link's, or router.output_speedup if fewer */
     uint8_t *ipp, *opp;   /* [port]: switch allocator pointers, input port (its VCs) and output port (input ports) */
+    uint8_t *sink;        /* [port]: an output to a node (no credits needed) */
     uint64_t *istamp;     /* [port]: last cycle the input port sent a flit ... */
     uint32_t *isent;      /* ... and how many it sent in it */
     uint32_t max_isent;   /* most flits an input port sent in one cycle (checked against ispeed) */
@@ -166,8 +167,9 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
 static int head_route(sim_t *s, uint32_t w, uint32_t in, fvc_t *q, cand_t *c)
 {
     if (s->routing->adaptive) return s->routing->route(s, w, in, &s->pkt[front(q)->pkt], c);
-    if (!q->nrc) q->nrc = (uint8_t)s->routing->route(s, w, in, &s->pkt[front(q)->pkt], q->rc);
-    memcpy(c, q->rc, q->nrc * sizeof *c);
+    cand_t *rc = &F(s)->rc[(size_t)(q - F(s)->in) * MAX_CAND];   /* kept apart: traverse reads fvc_t, not these */
+    if (!q->nrc) q->nrc = (uint8_t)s->routing->route(s, w, in, &s->pkt[front(q)->pkt], rc);
+    memcpy(c, rc, q->nrc * sizeof *c);
     return q->nrc;
 }
 
@@ -369,7 +371,7 @@ static void traverse_sa(sim_t *s, uint32_t w, uint64_t t)
                 if (!q->routed) continue;
                 uint32_t go = port0 + q->oport;
                 if (osent[q->oport] >= f->ocap || f->busy[go] > t || (f->lock[go] != 0xff && f->lock[go] != q->ovc)) continue;
-                if (!can_send(s, f, go, go * nvc + q->ovc, (s->port[s->port[go].peer].dev & NIC_BIT) != 0, t)) continue;
+                if (!can_send(s, f, go, go * nvc + q->ovc, f->sink[go], t)) continue;
                 want[ip] = q->oport;
                 vc[ip] = v;
                 asked |= 1ull << ip;
@@ -443,10 +445,10 @@ void flit_cycle(sim_t *s)
  * and warn when a queuing scheme puts all the traffic of some links on one VC
  * (DBBM on a k x k mesh with Q dividing k: every Y link), where more VCs
  * cannot help. A real packet carries the walk, for routings that look at
- * per-packet state. */
+ * per-packet state. Up to 1024 nodes (a million pairs): the walk is quadratic. */
 static void warn_single_vc_links(sim_t *s)
 {
-    if (!s->routing->deterministic || s->routing->owns_vcs || s->queuing->hop || s->nsqs < 2 || s->nnodes > 4096) return;
+    if (!s->routing->deterministic || s->routing->owns_vcs || s->queuing->hop || s->nsqs < 2 || s->nnodes > 1024) return;
     uint32_t id = pkt_alloc(s), nlinks = 0, single = 0, first = ICN_NIL;
     uint64_t *vcs = xcalloc(s->nports, sizeof *vcs);
     packet_t *p = &s->pkt[id];
@@ -581,9 +583,13 @@ void flit_setup(sim_t *s, cfg_t *c)
     f->rflits = xcalloc(s->nswitches, sizeof *f->rflits);
     f->vpri = xcalloc(nb, 1);
     f->ipri = xcalloc(nb, 1);
+    f->rc = xcalloc((size_t)nb * MAX_CAND, sizeof *f->rc);
     f->held = xcalloc(s->nswitches, sizeof *f->held);
     f->routed = xcalloc(s->nswitches, sizeof *f->routed);
     f->ipp = xcalloc(s->nports, 1);
+    f->sink = xcalloc(s->nports, 1);
+    for (uint32_t g = 0; g < s->nports; g++)
+        f->sink[g] = s->port[g].peer != ICN_NIL && (s->port[s->port[g].peer].dev & NIC_BIT) != 0;
     f->opp = xcalloc(s->nports, 1);
     f->istamp = xmalloc(s->nports * sizeof *f->istamp);
     memset(f->istamp, 0xff, s->nports * sizeof *f->istamp);
@@ -609,8 +615,8 @@ void flit_free(sim_t *s)
     free(f->busy);
     free(f->cap); free(f->in); free(f->cred); free(f->owner); free(f->rr); free(f->lock);
     free(f->needs); free(f->owned); free(f->nown);
-    free(f->rflits); free(f->vpri); free(f->ipri); free(f->held);
-    free(f->routed); free(f->ipp); free(f->opp); free(f->istamp); free(f->isent); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
+    free(f->rflits); free(f->vpri); free(f->ipri); free(f->held); free(f->rc);
+    free(f->routed); free(f->ipp); free(f->opp); free(f->sink); free(f->istamp); free(f->isent); free(f->act); free(f->is_act); free(f->nact_list); free(f->nic_on);
     free(f->cur); free(f->cur_n); free(f->cur_vc); free(f->cr);
     free(f);
     s->flit = NULL;
