@@ -354,23 +354,31 @@ TEST(cc_bad_input_is_refused)
     unlink("/tmp/icnsim-cct.txt");
 }
 
+/* dir/name opened past its header line, or NULL (a failed check). */
+static FILE *open_csv(const char *dir, const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    return f;
+}
+
 /* views.cc agrees with the totals it breaks down: per sample, the nodes'
  * throttled sources add up to cc-timeseries.csv's; per switch output VL,
  * the per-interval congested fractions add up to cc-ports.csv's. */
 TEST(cc_view_over_time_adds_up_to_the_totals)
 {
-    char dir[128], cmd[1024], out[4096], path[256];
+    char dir[128], cmd[1024], out[4096];
     test_tmpdir(dir, sizeof dir, "ccview");
-    snprintf(cmd, sizeof cmd, "%s run experiments/seed002/hs10-1-dmodk-432.ini -q -o %s/r -s output.plots=no -s cc.mode=iba "
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed002/hs10-1-dmodk-432.ini -q -o %s -s output.plots=no -s cc.mode=iba "
              "-s views.cc=yes -s time.warmup=20us -s time.measure=100us -s time.interval=10us -s time.drain=false", bin(), dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "run failed: %s", out);
     enum { NB = 12 };   /* samples at 10, 20, ..., 120 us */
     double thr[NB] = { 0 }, want[NB] = { 0 }, t, x;
     unsigned node, n, sw, port, vl, rows = 0;
     char state[16];
-    snprintf(path, sizeof path, "%s/r/cc-nodes.csv", dir);
-    FILE *f = fopen(path, "r");
-    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    FILE *f = open_csv(dir, "cc-nodes.csv");
     if (!f) return;
     while (fscanf(f, "%lf,%u,%u,%lf\n", &t, &node, &n, &x) == 4) {
         int b = (int)(t / 10 + 0.5) - 1;
@@ -380,9 +388,7 @@ TEST(cc_view_over_time_adds_up_to_the_totals)
     }
     fclose(f);
     CHECK(rows > 0, "no node was throttled");
-    snprintf(path, sizeof path, "%s/r/cc-timeseries.csv", dir);
-    f = fopen(path, "r");
-    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    f = open_csv(dir, "cc-timeseries.csv");
     if (!f) return;
     while (fscanf(f, "%lf,%u,%*[^\n]\n", &t, &n) == 2) {
         int b = (int)(t / 10 + 0.5) - 1;
@@ -393,9 +399,7 @@ TEST(cc_view_over_time_adds_up_to_the_totals)
     /* per port VL: the sum of the intervals' fractions x 10 us against the run's fraction x 120 us */
     static double sum[4096][2];
     memset(sum, 0, sizeof sum);
-    snprintf(path, sizeof path, "%s/r/cc-port-state.csv", dir);
-    f = fopen(path, "r");
-    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    f = open_csv(dir, "cc-port-state.csv");
     if (!f) return;
     rows = 0;
     while (fscanf(f, "%lf,%u,%u,%u,%lf,%15[a-z]\n", &t, &sw, &port, &vl, &x, state) == 6) {
@@ -406,9 +410,7 @@ TEST(cc_view_over_time_adds_up_to_the_totals)
     }
     fclose(f);
     CHECK(rows > 0, "no port was congested");
-    snprintf(path, sizeof path, "%s/r/cc-ports.csv", dir);
-    f = fopen(path, "r");
-    CHECK(f && fscanf(f, "%*[^\n]\n") == 0, "no %s", path);
+    f = open_csv(dir, "cc-ports.csv");
     if (!f) return;
     unsigned checked = 0;
     while (fscanf(f, "%u,%u,%u,%*u,%lf,%*u\n", &sw, &port, &vl, &x) == 4) {

@@ -1,9 +1,11 @@
 """Shared by the IBA CC experiment scripts: run a sweep with CC off and on
 (the CC points with a flow per destination), keep a compact CSV of results."""
-import argparse, csv, os, subprocess
+import argparse, csv, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.dirname(HERE))
+from pages import block, write_doc  # noqa: E402,F401  (the scripts import them from here)
 
 
 def sweep(binary, jobs, name, config, sets, cc, flows=1024):
@@ -30,21 +32,6 @@ def keep(path, cols, rows):
         for r in rows:
             w.writerow([r[c] for c in cols])
     os.replace(path + ".tmp", path)
-
-
-def write_doc(path, text):
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
-
-
-def block(path, tag, text):
-    """Replace the text between <!-- tag:begin --> and <!-- tag:end --> in path."""
-    with open(path) as f:
-        doc = f.read()
-    a, b = "<!-- %s:begin -->\n" % tag, "<!-- %s:end -->" % tag
-    i, j = doc.index(a) + len(a), doc.index(b)
-    write_doc(path, doc[:i] + text + doc[j:])
 
 
 def main(doc, run, table):

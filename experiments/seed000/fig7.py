@@ -18,6 +18,7 @@ sys.path.insert(0, HERE)
 from figs import ROUTINGS, SCHEMES  # noqa: E402
 sys.path.insert(0, os.path.dirname(HERE))
 from common import DEFAULT_BIN, ROOT  # noqa: E402
+from pages import block, write_doc  # noqa: E402
 
 RAW = os.path.join(HERE, "results", "fig7-432.csv")
 DOC = os.path.join(ROOT, "docs", "seed000-fig7.md")
@@ -78,15 +79,9 @@ def table():
     claims.append("| Adaptive-th and D-mod-K the best with queuing schemes | fastest routing per scheme: %s |" % "; ".join(best))
     L += ["## Against the paper's claims", ""] + claims
     text = "\n".join(L) + "\n"
-    with open(DOC + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(DOC + ".tmp", DOC)
+    write_doc(DOC, text)
     sys.stdout.write(text)
-    import importlib.util   # the IBA CC scripts' helpers (their module is also named common)
-    spec = importlib.util.spec_from_file_location("ibcc_common", os.path.join(HERE, "..", "ibcc", "common.py"))
-    ibcc = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ibcc)
-    ibcc.block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed000-fig7", "\n".join(
+    block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed000-fig7", "\n".join(
         ["Command: `python3 experiments/seed000/fig7.py` (32 runs, 20 s); tables in `docs/seed000-fig7.md`, generated "
          "from `experiments/seed000/results/fig7-432.csv`.", ""] + claims) + "\n")
 

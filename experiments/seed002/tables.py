@@ -301,11 +301,8 @@ def docs_pages():
         if cmp:
             cmd += ["--compare"] + [os.path.relpath(os.path.join(RES, f), ROOT) for f in cmp]
         subprocess.run(cmd + ["--md", os.path.join("docs", page)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    import importlib.util   # the IBA CC scripts' helpers (their module is also named common)
-    spec = importlib.util.spec_from_file_location("ibcc_common", os.path.join(os.path.dirname(HERE), "ibcc", "common.py"))
-    ibcc = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ibcc)
-    ibcc.block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed002", summary_block())
+    from pages import block   # the parent directory is on sys.path
+    block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed002", summary_block())
 
 
 def check_sample(args, path, n):

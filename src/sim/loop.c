@@ -267,7 +267,7 @@ int sim_run(sim_t *s)
         s->end = s->now;
         if (s->stop > s->end) s->stop = s->end;
     }
-    transport_finish(s);
+    transport_sync(s, s->end);
     nic_count_generated(s);
     if (s->wl) {
         wl_count_generated(s);
@@ -288,7 +288,7 @@ int sim_run(sim_t *s)
 
 int sim_drain(sim_t *s, simtime_t extra)
 {
-    transport_finish(s);   /* no generation after this: take what was generated */
+    transport_sync(s, s->end);   /* no generation after this: take what was generated */
     for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].next_gen = SIMTIME_MAX;
     s->drain_target = 0;   /* runs its full length */
     s->end = s->now + extra;

@@ -149,6 +149,31 @@ void flow_maybe_free(sim_t *s, uint32_t f)
     tn->free = f;
 }
 
+/* ---- a flow's send queue: its one message in the record, more in a ring ---- */
+
+static inline srcmsg_t *msg_head(flow_t *fl) { return fl->cap ? &fl->m[fl->head] : &fl->one; }
+
+static void msg_push(flow_t *fl, srcmsg_t msg)
+{
+    if (!fl->cap && !fl->n) fl->one = msg;
+    else {
+        if (!fl->cap) {   /* a second message: the record's one moves into a ring */
+            fl->m = xmalloc(4 * sizeof *fl->m);
+            fl->m[0] = fl->one;
+            fl->head = 0;
+            fl->cap = 4;
+        } else if (fl->n == fl->cap) fl->m = ring_grow(fl->m, &fl->head, &fl->cap, sizeof *fl->m);
+        fl->m[(fl->head + fl->n) % fl->cap] = msg;
+    }
+    fl->n++;
+}
+
+static inline void msg_pop(flow_t *fl)
+{
+    if (fl->cap) fl->head = fl->head + 1 == fl->cap ? 0 : fl->head + 1;
+    fl->n--;
+}
+
 /* ---- ready flows: a queue per node and VC; throttled flows: a heap per node ---- */
 
 static void ready_push(transport_t *t, fq_t *r, uint32_t f)
@@ -260,19 +285,18 @@ static void pull(sim_t *s, uint32_t n)
             flow_maybe_free(s, f);
             continue;
         }
-        if (!fl->cap && !fl->n) fl->one = msg;
-        else {
-            if (!fl->cap) {   /* a second message: the record's one moves into a ring */
-                fl->m = xmalloc(4 * sizeof *fl->m);
-                fl->m[0] = fl->one;
-                fl->head = 0;
-                fl->cap = 4;
-            } else if (fl->n == fl->cap) fl->m = ring_grow(fl->m, &fl->head, &fl->cap, sizeof *fl->m);
-            fl->m[(fl->head + fl->n) % fl->cap] = msg;
-        }
-        fl->n++;
+        msg_push(fl, msg);
         if (fl->n == 1) schedule(s, f);
     }
+}
+
+/* The time of node tn's next wake-up: its next message (unless one waits
+ * for a flow) or its earliest throttled flow. */
+static simtime_t next_wake(const sim_t *s, const tnode_t *tn, const nic_t *c)
+{
+    simtime_t at = tn->held.left ? SIMTIME_MAX : c->next_gen;
+    if (tn->nheap && tn->heap[0].until < at) at = tn->heap[0].until;
+    return at;
 }
 
 /* A stalled node (no VC had room at its last service) schedules no wake-up
@@ -285,13 +309,6 @@ static void pull(sim_t *s, uint32_t n)
  * at their generation times, throttled flows reach their ready queues when their
  * delays end, so the node evolves as if it had been woken. Returns the
  * time of the next wake-up. */
-static simtime_t next_wake(const sim_t *s, const tnode_t *tn, const nic_t *c)
-{
-    simtime_t at = tn->held.left ? SIMTIME_MAX : c->next_gen;
-    if (tn->nheap && tn->heap[0].until < at) at = tn->heap[0].until;
-    return at;
-}
-
 static simtime_t catch_up(sim_t *s, uint32_t n, simtime_t until)
 {
     transport_t *t = s->tp;
@@ -317,11 +334,6 @@ void transport_sync(sim_t *s, simtime_t until)
 {
     if (!s->tp) return;
     for (uint32_t n = 0; n < s->nnodes; n++) (void)catch_up(s, n, until);
-}
-
-void transport_finish(sim_t *s)
-{
-    transport_sync(s, s->end);
 }
 
 static inline int room(const sim_t *s, const nic_t *c, uint32_t vc, uint32_t size)
@@ -403,7 +415,7 @@ static void transport_service(sim_t *s, uint32_t n)
         if (!ready[v].n) continue;
         uint32_t f = ready[v].q[ready[v].head];
         flow_t *fl = &t->flow[f];
-        srcmsg_t *m = fl->cap ? &fl->m[fl->head] : &fl->one;
+        srcmsg_t *m = msg_head(fl);
         uint32_t size = next_pkt_size(s, m->left);
         if (!room(s, c, v, size)) continue;   /* a credit will serve the node */
         c->msg_gen = m->gen;
@@ -420,10 +432,7 @@ static void transport_service(sim_t *s, uint32_t n)
         fl->tx_bytes += size;
         m->left = c->msg_left;
         c->msg_left = 0;
-        if (!m->left) {
-            if (fl->cap) fl->head = fl->head + 1 == fl->cap ? 0 : fl->head + 1;
-            fl->n--;
-        }
+        if (!m->left) msg_pop(fl);
         if (t->cc) t->cc->sent(s, f, size);
         ready_pop(t, &ready[v]);   /* round-robin among the VC's flows */
         if (fl->n) schedule(s, f);

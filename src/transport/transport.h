@@ -143,13 +143,11 @@ void transport_free(sim_t *s);
 uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst);
 /* Release flow f if it holds nothing (no message, congestion state at rest). */
 void flow_maybe_free(sim_t *s, uint32_t f);
-/* The run ended: messages generated before the end that no service took
- * join their flows (or are dropped at a full one), as they would have at
- * their generation times, so the end-of-run counts do not depend on when
- * nodes were last served. */
-void transport_finish(sim_t *s);
-/* Every stalled node catches up to `until` (the measurement window's end:
- * its messages must all be taken or dropped before the drain counts them). */
+/* Every stalled node catches up to `until`: at the measurement window's end
+ * (its messages must all be taken or dropped before the drain counts them)
+ * and at the run's (messages generated before the end that no service took
+ * join their flows or are dropped, as they would have at their generation
+ * times, so the end-of-run counts do not depend on when nodes were served). */
 void transport_sync(sim_t *s, simtime_t until);
 /* Node n's flows are about to change from outside its service (a BECN, a
  * timer): first bring them up to now (see transport.c, stalled nodes). */
