@@ -2,7 +2,8 @@
  * output VL: FECN marks, time congested, packets forwarded as a victim),
  * cc-timeseries.csv (per time.interval: sources throttled, their mean and
  * largest CCT index, marks and BECNs in the interval) and flows.csv (every
- * flow alive at the end: bytes, BECNs, CCT index). */
+ * flow alive at the end that sent or received a byte or was notified:
+ * bytes, BECNs, CCT index). */
 #include "cc.h"
 #include "../stats/outfile.h"
 #include "../core/util.h"
@@ -13,6 +14,12 @@ static int by_dst(const void *a, const void *b)
 {
     const htent_t *x = a, *y = b;
     return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+/* the CA state a flow obeys: its own, or its SL's (cc.port_control = sl) */
+static const cca_t *flow_cca(const cc_t *cc, uint32_t n, const flow_t *fl)
+{
+    return cc->per_sl ? &cc->sl_cca[(size_t)n * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
 }
 
 static double frac(const sim_t *s, uint64_t ps) { return s->now ? (double)ps / (double)s->now : 0; }
@@ -62,12 +69,18 @@ void cc_write(const sim_t *s, const char *dir)
     for (uint32_t n = 0; n < s->nnodes; n++) {
         const tnode_t *tn = &t->node[n];
         uint32_t ne = 0;
-        for (uint32_t i = 0; i < tn->htcap; i++)
-            if (tn->ht[i].f != ICN_NIL) e[ne++] = tn->ht[i];
+        /* a saturated source holds up to nic.flows flows that only wait
+         * with a message (millions at 11664 nodes): counted in cc.csv
+         * (flows_live), listed only once they carried or were notified */
+        for (uint32_t i = 0; i < tn->htcap; i++) {
+            if (tn->ht[i].f == ICN_NIL) continue;
+            const flow_t *fl = &t->flow[tn->ht[i].f];
+            if (fl->tx_bytes || fl->rx_bytes || flow_cca(cc, n, fl)->becns) e[ne++] = tn->ht[i];
+        }
         qsort(e, ne, sizeof *e, by_dst);
         for (uint32_t k = 0; k < ne; k++) {
             const flow_t *fl = &t->flow[e[k].f];
-            const cca_t *a = cc->per_sl ? &cc->sl_cca[(size_t)n * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
+            const cca_t *a = flow_cca(cc, n, fl);
             fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes,
                     fl->rx_bytes, span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
         }
