@@ -77,6 +77,8 @@ void net_link(sim_t *s, uint32_t a, uint32_t b)
         die("topology wires port %u or %u twice", a, b);
     s->port[a].peer = b;
     s->port[b].peer = a;
+    s->port[a].peer_nic = (s->port[b].dev & NIC_BIT) != 0;
+    s->port[b].peer_nic = (s->port[a].dev & NIC_BIT) != 0;
 }
 
 /* ---- set-up ---- */

@@ -111,7 +111,9 @@ typedef struct port {
     uint8_t accept_ptr;   /* iSLIP pointer as an input */
     uint8_t vc_ptr;       /* round-robin among this input's VCs */
     uint8_t stage;        /* topology annotation, for per-stage statistics */
-    uint8_t up;           /* 1 if this port leads up (towards the root) */
+    uint8_t up : 1;       /* this port leads up (towards the root) */
+    uint8_t peer_nic : 1; /* the port at the other end is an end node's: a send
+                             from here delivers, without reading that port */
     uint16_t vc_busy;     /* switch.crossbar = queue: input VCs feeding the crossbar */
 } port_t;
 _Static_assert(sizeof(port_t) == 32, "port_t is one half cache line");

@@ -18,16 +18,17 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     uint32_t peer = o->peer, cv = go * s->nvc + p->out_vc;
     simtime_t ser = ser_time(s, p->size);
     uint32_t occ = occ_bytes(s, p->size);
-    if (s->vn && !(s->port[peer].dev & NIC_BIT)) voqnet_take(s, peer, p->dst, occ);
+    if (s->vn && !o->peer_nic) voqnet_take(s, peer, p->dst, occ);
     else s->credits[cv] -= (int32_t)occ;
     o->out_busy = 1;
     evq_push(&s->evq, s->now + ser, EV_XDONE, go, 0);
     s->st.pkt_hops++;
     if (__builtin_expect(s->views != NULL, 0)) views_on_send(s, go, id);
     s->last_progress = s->now;
-    if (s->port[peer].dev & NIC_BIT) {
-        /* The sink drains at link rate: the space is free once the tail is in. */
-        evq_push(&s->evq, s->now + s->link_delay + ser, EV_DELIVER, id, s->port[peer].dev & ~NIC_BIT);
+    if (o->peer_nic) {
+        /* The sink drains at link rate: the space is free once the tail is in.
+         * End nodes' ports follow the switches' in node order. */
+        evq_push(&s->evq, s->now + s->link_delay + ser, EV_DELIVER, id, peer - (s->nports - s->nnodes));
         evq_push(&s->evq, s->now + 2 * s->link_delay + ser, EV_CREDIT, cv, occ);
     } else {
         evq_push(&s->evq, s->now + s->link_delay + s->routing_delay, EV_ARRIVE, peer, id);
