@@ -4,7 +4,7 @@ x {1Q, DBBM, vFtree, Flow2SL} x {HS10-1, HS25-1, HS10-4, HS25-4, IHS}.
 
     python3 experiments/seed002/tables.py [--nodes 432|11664] [-j 2] [--quick]
         [--schemes 1q,dbbm,vftree-hop,flow2sl] [--voq 0,1] [--per-cell]
-        [--out DIR] [--raw FILE.csv] [--bin PATH] [--report-only]
+        [--shard K/N] [--skip RAW.csv] [--out DIR] [--raw FILE.csv] [--bin PATH] [--report-only]
     python3 experiments/seed002/tables.py --from-raw A.csv [B.csv ...] [--md OUT.md]
     python3 experiments/seed002/tables.py --docs
 
@@ -109,8 +109,16 @@ def run_sweeps(args, out, schemes, voqs):
     base = os.path.join(HERE, "base-11664.ini" if args.nodes == 11664 else "base-432.ini")
     t0 = time.time()
     if args.per_cell:
-        for voq, rt, sc in cell_order(voqs):
+        done = set()
+        for path in args.skip or []:
+            done |= {(int(r["voq"]), r["scheme"], r["routing"], r["scenario"]) for r in csv.DictReader(open(path))}
+        k, n = args.shard
+        for i, (voq, rt, sc) in enumerate(cell_order(voqs)):
+            if i % n != k - 1:
+                continue
             for scheme in schemes:
+                if (voq, scheme, rt, sc) in done:
+                    continue
                 sets = common_sets(args, scheme, voq) + [("traffic.scenario", sc), ("routing.algorithm", rt)]
                 sweep(args.bin, base, cell_dir(out, voq, scheme, rt, sc), sets, 1)
         return time.time() - t0
@@ -330,6 +338,17 @@ def check_sample(args, path, n):
     return 1 if bad else 0
 
 
+def shard(text):
+    """K/N with 1 <= K <= N."""
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected K/N, got %r" % text)
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError("shard %s: K must be in 1..N" % text)
+    return k, n
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--nodes", type=int, default=432, choices=(432, 11664))
@@ -339,6 +358,9 @@ def main():
     ap.add_argument("--schemes", default=DEFAULT_SCHEMES, help="queuing schemes to run, comma-separated (%s)" % ",".join(COLUMN))
     ap.add_argument("--voq", default="0,1", help="switch architectures: 0 (Table 2), 1 (Table 3) or both")
     ap.add_argument("--per-cell", action="store_true", help="one sweep per cell, headline cells first (always one worker)")
+    ap.add_argument("--shard", type=shard, default=(1, 1), metavar="K/N",
+                    help="with --per-cell: run only the K-th of every N cells (two shards fill two cores)")
+    ap.add_argument("--skip", nargs="+", metavar="CSV", help="with --per-cell: skip the cells these raw CSVs hold")
     ap.add_argument("--out", help="results directory (default results/seed002-tables-<nodes>)")
     ap.add_argument("--raw", help="merge the finished cells into this compact raw CSV")
     ap.add_argument("--from-raw", nargs="+", metavar="CSV", help="make the tables from raw CSVs only")
