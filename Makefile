@@ -3,6 +3,8 @@
 #   make run      run the embedded default experiment
 #   make test     build and run every test (also: make test SAN=1 for ASan+UBSan)
 #   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
+#                 (RECORD=1: append the rows to bench/results.csv, with NOTE=...;
+#                 CASE=pattern: only the matching cases)
 #   make golden   compare short runs' result digests with tests/golden/digests.txt
 #                 (make golden-update rewrites them: commit with a reason)
 #   make fuzz     AFL++ on the configuration parser and set-up (tests/fuzz/run.sh)
@@ -90,7 +92,7 @@ fuzz:
 	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: icnsim
-	bash bench/run.sh
+	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(CASE),'$(CASE)')
 
 docs: icnsim
 	./icnsim keys --markdown > docs/CONFIG.md

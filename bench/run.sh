@@ -2,15 +2,50 @@
 # make bench: speed of the packet-level model. A benchmark, not a test: it
 # prints figures and asserts nothing. Each case is one run; perf.csv holds
 # the wall time, events, packet-hops and peak memory of that run.
+#
+#   bash bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [CASE]
+#   make bench [RECORD=1] [NOTE=TEXT] [CASE=...]
+#
+# CASE (a shell pattern) runs only the cases whose names match it; --set adds
+# -s KEY=VALUE to every case's run (e.g. time.drain=false). --record
+# appends each case's row to bench/results.csv, with the build (the commit,
+# +dirty when src/ has uncommitted changes), the sitting's start time (UTC;
+# the rows of one invocation share it) and TEXT; experiments/speed.py makes
+# docs/SPEED.md's tables from that file. Without --record nothing in the
+# repository is written.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out
 mkdir -p "$out"
 bin=./icnsim
+record=0 note="" only="*" sets=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --record) record=1 ;;
+        --note) note=$2; shift ;;
+        --set) sets+=(-s "$2"); shift ;;
+        -*) echo "usage: bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [CASE]" >&2; exit 2 ;;
+        *) only=$1 ;;
+    esac
+    shift
+done
+results=bench/results.csv
+build=$(git rev-parse --short HEAD)
+[ -z "$(git status --porcelain --untracked-files=no -- src)" ] || build+="+dirty"
+sitting=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
+record_row() {   # the CSV fields of one row: appended to $results atomically
+    local tmp="$results.tmp.$$"
+    cp "$results" "$tmp"
+    printf '%s\n' "$1" >>"$tmp"
+    mv -f "$tmp" "$results"
+}
 
 row() {   # name, then icnsim run arguments
     local name=$1; shift
-    "$bin" run "$@" -q -o "$out/$name" >/dev/null
+    # shellcheck disable=SC2053
+    [[ $name == $only ]] || return 0
+    "$bin" run "$@" "${sets[@]}" -q -o "$out/$name" >/dev/null
     local perf acc
     perf=$(tail -n 1 "$out/$name/perf.csv")
     acc=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "accepted") c = i } NR == 2 { print $c }' "$out/$name/summary.csv")
@@ -18,6 +53,12 @@ row() {   # name, then icnsim run arguments
     printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s %11.2f\n" "$name" "$wall" "$hops" \
         "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc" \
         "$(echo "$fhps" | awk '{print $1/1e6}')"
+    if [ "$record" = 1 ]; then
+        record_row "$(awk -v c="$name" -v b="$build" -v d="$sitting" -v a="$acc" -v n="$note" -F, \
+            -v OFS=, '{ gsub(/"/, "\"\"", n)
+                        printf "%s,%s,%s,%.3f,%d,%.3f,%.3f,%.1f,%s,%s,\"%s\"\n", c, b, d, $1, $3, $5 / 1e6, $4 / 1e6, $6, a,
+                               ($7 > 0 ? sprintf("%.3f", $8 / 1e6) : ""), n }' <<<"$perf")"
+    fi
 }
 
 printf "%-34s %8s %12s %11s %11s %9s %9s %11s\n" case wall_s packet_hops Mhops/s Mevents/s peak_MB accepted Mflit-hops/s
@@ -29,6 +70,11 @@ row seed002-hs10-1-vftree-2th-voq-11664 experiments/seed002/hs10-1-dmodk.ini -s 
 # IBA congestion control (opa preset) on the same 11664-node HS10-1 case, in one run
 # with the case above: its cost per packet-hop (flows, CNPs, marking, timers).
 row seed002-hs10-1-dmodk-11664-cc-iba experiments/seed002/hs10-1-dmodk.ini -s cc.mode=iba
+# The flows a node keeps at once set the transport's working set: a saturated
+# uniform source holds nic.flows flows, each waiting with one message, and
+# 11664 x 256 flow records exceed the last-level cache.
+row seed002-hs10-1-dmodk-11664-cc-iba-flows16 experiments/seed002/hs10-1-dmodk.ini -s cc.mode=iba -s nic.flows=16
+row seed002-hs10-1-dmodk-11664-cc-iba-flows64 experiments/seed002/hs10-1-dmodk.ini -s cc.mode=iba -s nic.flows=64
 # Scaling: uniform traffic at 60 % load, 200 us after a 50 us warm-up, on
 # growing 3-stage RLFTs. Cost per simulated packet-hop should stay flat.
 for k in 6 12 18; do

@@ -5,7 +5,7 @@ the repository, without simulating anything:
     python3 experiments/docs.py        (or: make docs-results)
 
 Each experiment script has a mode that only reads its kept raw results
-(experiments/*/results/, docs/seed000/*.csv) and writes its page(s) and its
+(experiments/*/results/, docs/seed000/*.csv, bench/results.csv) and writes its page(s) and its
 block of docs/REPRODUCING.md (the text between <!-- tag:begin --> and
 <!-- tag:end -->); this script runs each of them, and docs/CONFIG.md from
 `./icnsim keys --markdown` when the binary is built. Plots are not re-rendered
@@ -21,7 +21,7 @@ STEPS = [
     ("experiments/seed000/fig7.py", ["--table"]),            # docs/seed000-fig7.md, block seed000-fig7
     ("experiments/seed000/figs.py", ["--table"]),            # docs/seed000-figs.md, block seed000-figs
     ("experiments/seed001/seed001.py", ["--table"]),         # docs/seed001-drb.md, block seed001
-    ("experiments/seed002/tables.py", ["--docs"]),           # docs/seed002-*.md, block seed002
+    ("experiments/seed002/tables.py", ["--docs"]),           # docs/seed002-*.md, blocks seed002, fattree-sd
     ("experiments/seed002/triggerlog.py", ["--docs"]),       # docs/seed002-triggerlog.md
     ("experiments/seed003/seed003.py", ["--table"]),         # docs/seed003-prdrb.md, block seed003
     ("experiments/seed004/reproduce.py", ["--table"]),       # docs/seed004-bubble.md, block seed004
@@ -31,6 +31,7 @@ STEPS = [
     ("experiments/ibcc/moving.py", ["--table"]),             # docs/ibcc-moving-hotspots.md, block ibcc-moving
     ("experiments/ibcc/schemes.py", ["--table"]),            # docs/ibcc-schemes-432.md, block ibcc-schemes
     ("experiments/ibcc/seed001.py", ["--table"]),            # docs/ibcc-seed001-torus.md, block ibcc-seed001
+    ("experiments/speed.py", []),                            # blocks speed-packet, speed-flit, speed-cc of docs/SPEED.md
 ]
 
 

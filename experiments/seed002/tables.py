@@ -25,8 +25,9 @@ Both print the markdown laid out like the paper ("icnsim / paper" in every
 cell) with the mean distance per column; --md also writes it to a file.
 
 --docs regenerates, from the kept raw CSVs alone, the four docs pages
-(DOCS_PAGES) and the seed002 block of docs/REPRODUCING.md: the mean distance
-to the paper per table and column, for both scales and both readings.
+(DOCS_PAGES), the seed002 block of docs/REPRODUCING.md (the mean distance to
+the paper per table and column, for both scales and both readings) and the
+fattree-sd block of docs/FATTREE.md (the cells of sd-11664.csv it quotes).
 
 Each value is the normalized throughput of a 200 us window that opens when the
 paper's 1 ms warm-up ends ("we capture each value after a 1ms warm-up"):
@@ -301,8 +302,22 @@ def summary_block():
     return "\n".join(L) + "\n"
 
 
+def fattree_sd_block():
+    """docs/FATTREE.md's block fattree-sd: the D-mod-K cells with VOQs that test the
+    source-dependent readings at 11664 nodes, against the paper."""
+    vals, _ = read_raw([os.path.join(RES, "sd-11664.csv")])
+
+    def cell(column, scenario):
+        v = vals.get((1, column, "dmodk", scenario))
+        return "%.0f (paper %g)" % (v[0], paper_value(1, column, "dmodk", scenario)) if v else "not run"
+    return ("Measured at 11664 nodes (`experiments/seed002/results/sd-11664.csv`), with VOQs and D-mod-K: "
+            "`vftree-sd` under HS10-4 gives %s; under HS10-1 `vftree-sd` gives %s and `flow2sl-sd` %s.\n"
+            % (cell("vFtree", "hs10-4"), cell("vFtree", "hs10-1"), cell("Flow2SL", "hs10-1")))
+
+
 def docs_pages():
-    """Every seed 002 docs page and REPRODUCING's seed002 block, from the kept raw CSVs."""
+    """Every seed 002 docs page, REPRODUCING's seed002 block and FATTREE's fattree-sd
+    block, from the kept raw CSVs."""
     for page, raw, cmp in DOCS_PAGES:
         a = [os.path.join(RES, f) for f in raw]
         cmd = [sys.executable, os.path.abspath(__file__), "--from-raw"] + [os.path.relpath(x, ROOT) for x in a]
@@ -311,6 +326,7 @@ def docs_pages():
         subprocess.run(cmd + ["--md", os.path.join("docs", page)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     from pages import block   # the parent directory is on sys.path
     block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed002", summary_block())
+    block(os.path.join(ROOT, "docs", "FATTREE.md"), "fattree-sd", fattree_sd_block())
 
 
 def check_sample(args, path, n):

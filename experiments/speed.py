@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""The tables of docs/SPEED.md, from the benchmark rows kept in bench/results.csv
+(appended by `make bench RECORD=1`, i.e. bench/run.sh --record; bench/README.md
+describes the columns):
+
+    python3 experiments/speed.py        (also run by experiments/docs.py)
+
+Writes the blocks speed-packet, speed-flit and speed-cc of docs/SPEED.md and
+simulates nothing. Rows of one case, build, date and note are one line of a
+table; where there are several (repeated runs), each column shows their range.
+Derived columns are computed here: events per packet-hop (Mevents/s over
+Mhops/s of the same row) and the IBA CC cost per packet-hop (the CC-off row's
+Mhops/s over the CC-on row's, both of the same sitting: build, date and note;
+with repeated runs, the fastest CC-off run against the fastest CC-on run, and
+so on down)."""
+import csv, os, re, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from pages import block  # noqa: E402
+
+RAW = os.path.join(ROOT, "bench", "results.csv")
+DOC = os.path.join(ROOT, "docs", "SPEED.md")
+CC_OFF = "seed002-hs10-1-dmodk-11664"
+CC_ON = CC_OFF + "-cc-iba"
+CC_GOAL = 1.3      # the target for IBA CC's cost per packet-hop at the default settings
+NIC_FLOWS = 256    # nic.flows' default (docs/CONFIG.md)
+
+DESC = {  # case of bench/run.sh: what it runs
+    "seed002-hs10-1-dmodk-11664": "seed 002 HS10-1, D-mod-K, 1Q, 11664 nodes, 1 ms + 1 ms",
+    "seed002-hs10-1-dmodk-432": "same, 432 nodes",
+    "seed002-hs10-1-vftree-2th-11664": "seed 002 HS10-1, vFtree, 3 VCs, ADAP-2TH-S-K/3, 11664 nodes",
+    "seed002-hs10-1-vftree-2th-voq-11664": "same, with VOQs",
+    "uniform-0.6-rlft-k6-432": "uniform 0.6 load, 250 us, 432 nodes",
+    "uniform-0.6-rlft-k12-3456": "uniform 0.6 load, 250 us, 3456 nodes",
+    "uniform-0.6-rlft-k18-11664": "uniform 0.6 load, 250 us, 11664 nodes",
+    "torus8x8-bubble-dor-0.1": "seed 004 8x8 torus, Bubble DOR, load 0.1, 100k cycles",
+    "torus8x8-bubble-dor-0.24": "same, load 0.24",
+    "torus32x32-bubble-dor-0.1": "32x32 torus, Bubble DOR, load 0.1, 100k cycles",
+    "flit-torus8x8-wormhole-0.1": "8x8 torus, wormhole DOR, 2 VCs of 8 flits, 20-flit packets, uniform 0.1 flits/node/cycle, 100k cycles",
+    "flit-torus8x8-wormhole-0.24": "same, 0.24 flits/node/cycle",
+    "flit-torus32x32-wormhole-0.1": "32x32 torus, same router, 0.1 (saturated)",
+    "flit-torus8x8-wormhole-sa-0.1": "8x8 torus, input-queued VC router with a switch allocator, 0.1",
+    "flit-torus8x8-wormhole-sa-0.24": "same, 0.24",
+    "torus32x32-msp-path0-0.1": "32x32 torus, multi-step paths, path 0 only, uniform 0.1",
+    "torus32x32-drb-0.1": "same, DRB",
+    "torus32x32-prdrb-0.1": "same, PR-DRB",
+    "torus8x8-ib-path0-0.3": "seed 001 8x8 torus subnet, path 0, transpose 0.3, 20 ms",
+    "torus8x8-drb-ib-0.3": "same, drb-ib with IBA CC",
+    "rlft432-uniform-0.5-open-loop": "432-node RLFT, uniform 0.5, open loop, 2 ms",
+    "rlft432-alltoall-closed-loop": "same fabric, all-to-all workload (closed loop)",
+    "rlft432-ptrans-closed-loop": "same fabric, PTRANS workload (closed loop)",
+}
+
+
+def rows():
+    with open(RAW) as f:
+        return list(csv.DictReader(f))
+
+
+def num(r, col):
+    return float(r[col]) if r[col] else None
+
+
+def g(v):
+    return "%.3g" % v
+
+
+def span(values, f=g, unit=""):
+    """The range of the values present, each formatted by f: "lo-hi unit" or "v unit"."""
+    v = [x for x in values if x is not None]
+    if not v:
+        return ""
+    lo, hi = f(min(v)), f(max(v))
+    return (lo if lo == hi else lo + "-" + hi) + unit
+
+
+def groups(rs):
+    """Lines of a table: rows of one (case, build, date, note), in the order of
+    DESC and, within a case, of the file (append order: oldest first)."""
+    out = {}
+    for r in rs:
+        out.setdefault((r["case"], r["build"], r["date"], r["note"]), []).append(r)
+    order = list(DESC)
+    return sorted(out.items(), key=lambda kv: (order.index(kv[0][0]) if kv[0][0] in order else len(order), kv[0][0]))
+
+
+def case_cells(keys):
+    """The case column: its description on the first line of each case only."""
+    seen = set()
+    for key in keys:
+        case = key[0]
+        yield "`%s`" % case + (": " + DESC[case] if case in DESC and case not in seen else "")
+        seen.add(case)
+
+
+def sitting(build, date, note):
+    """The build, date and note columns."""
+    return "%s | %s | %s" % (build, date[:16].replace("T", " "), note)
+
+
+def hops(rs):
+    return span([num(r, "packet_hops") / 1e6 for r in rs if r["packet_hops"]], lambda v: "%.4g" % v, " M")
+
+
+def packet_table(rs):
+    L = ["| case | build | date | note | wall | packet-hops | Mhops/s | Mevents/s | events per hop | peak memory |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = groups(r for r in rs if not r["case"].startswith("flit-") and "-cc-iba" not in r["case"])
+    for cell, (key, g_rs) in zip(case_cells(k for k, _ in lines), lines):
+        per_hop = [num(r, "mevents_s") / num(r, "mhops_s") for r in g_rs if r["mevents_s"] and r["mhops_s"]]
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            cell, sitting(*key[1:]), span([num(r, "wall_s") for r in g_rs], unit=" s"), hops(g_rs),
+            span([num(r, "mhops_s") for r in g_rs]), span([num(r, "mevents_s") for r in g_rs]),
+            span(per_hop, lambda v: "%.2f" % v), span([num(r, "peak_mb") for r in g_rs], unit=" MB")))
+    return "\n".join(L) + "\n"
+
+
+def flit_table(rs):
+    L = ["| case | build | date | note | wall | packet-hops | M flit-hops/s | peak memory |",
+         "|---|---|---|---|---|---|---|---|"]
+    lines = groups(r for r in rs if r["case"].startswith("flit-"))
+    for cell, (key, g_rs) in zip(case_cells(k for k, _ in lines), lines):
+        L.append("| %s | %s | %s | %s | %s | %s |" % (
+            cell, sitting(*key[1:]), span([num(r, "wall_s") for r in g_rs], unit=" s"), hops(g_rs),
+            span([num(r, "mflit_hops_s") for r in g_rs]), span([num(r, "peak_mb") for r in g_rs], unit=" MB")))
+    return "\n".join(L) + "\n"
+
+
+def flows(case):
+    m = re.search(r"-flows(\d+)$", case)
+    return int(m.group(1)) if m else NIC_FLOWS
+
+
+def cc_cost(off, on):
+    """CC cost per hop of each CC-on run against the CC-off run of the same rank
+    (fastest with fastest)."""
+    off = sorted((num(r, "mhops_s") for r in off), reverse=True)
+    on = sorted((num(r, "mhops_s") for r in on), reverse=True)
+    return [off[min(i, len(off) - 1)] / v for i, v in enumerate(on)]
+
+
+def cc_table(rs):
+    sittings = {}
+    for r in rs:
+        if r["case"] == CC_OFF or r["case"].startswith(CC_ON):
+            sittings.setdefault((r["build"], r["date"], r["note"]), []).append(r)
+    L = ["| build | date | note | run | wall | packet-hops | Mhops/s | Mevents/s | peak memory | CC cost per hop |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+    newest = None
+    for (build, date, note), s_rs in sittings.items():
+        off = [r for r in s_rs if r["case"] == CC_OFF]
+        cases = sorted({r["case"] for r in s_rs if r["case"] != CC_OFF}, key=lambda c: (flows(c) != NIC_FLOWS, flows(c)))
+        if not off or not cases:
+            continue
+        for case in [CC_OFF] + cases:
+            c_rs = [r for r in s_rs if r["case"] == case]
+            run = "CC off" if case == CC_OFF else "CC on, nic.flows %d%s" % (flows(case), " (default)" if flows(case) == NIC_FLOWS else "")
+            cost = "" if case == CC_OFF else span(cc_cost(off, c_rs), lambda v: "%.2f" % v, "x")
+            L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                sitting(build, date, note), run, span([num(r, "wall_s") for r in c_rs], unit=" s"), hops(c_rs),
+                span([num(r, "mhops_s") for r in c_rs]), span([num(r, "mevents_s") for r in c_rs]),
+                span([num(r, "peak_mb") for r in c_rs], unit=" MB"), cost))
+        newest = (build, date, off, {flows(c): cc_cost(off, [r for r in s_rs if r["case"] == c]) for c in cases})
+    if newest:
+        build, date, off, cost = newest
+        at_default = max(cost[NIC_FLOWS]) if NIC_FLOWS in cost else None
+        best = min(cost, key=lambda k: max(cost[k]))
+        L.append("")
+        L.append("In the newest sitting (build %s, %s) CC costs %s per packet-hop at the default `nic.flows` "
+                 "against the goal of at most %sx: the goal is %s. The lowest cost there, %s, is with "
+                 "`nic.flows = %d`." % (build, date[:10], span(cost.get(NIC_FLOWS, []), lambda v: "%.2f" % v, "x") or "(not run)",
+                                        g(CC_GOAL), "met" if at_default is not None and at_default <= CC_GOAL else "not met",
+                                        span(cost[best], lambda v: "%.2f" % v, "x"), best))
+    return "\n".join(L) + "\n"
+
+
+def main():
+    rs = rows()
+    block(DOC, "speed-packet", packet_table(rs))
+    block(DOC, "speed-flit", flit_table(rs))
+    block(DOC, "speed-cc", cc_table(rs))
+
+
+if __name__ == "__main__":
+    main()
