@@ -88,6 +88,26 @@ TEST(cc_victim_recovers_contributors_share_fairly)
     CHECK(share > 0.2 / NCONTRIB, "a contributor starved: %.3f, fair share %.3f", share, 1.0 / NCONTRIB);
 }
 
+/* nic.queues = flows without CC: the same NIC as cc.mode = iba (one send
+ * queue per destination), so a CC-off baseline differs from CC on only by
+ * CC. The victim still waits behind the hot-spot's packets in the switch's
+ * input buffer: its recovery with CC comes from the throttling, not from the
+ * NIC's queues. With CC on, the flow transport is there anyway. */
+TEST(cc_off_baseline_with_the_flow_nic)
+{
+    double v0, h0, share0, vf, hf, sharef, v, h, share, v2, h2, share2;
+    run_contrib(NULL, &v0, &h0, &share0, NULL);
+    run_contrib((const char *[]){ "nic.queues=flows", NULL }, &vf, &hf, &sharef, NULL);
+    printf("       flows NIC, no CC: victim %.3f (FIFO NIC %.3f), hot-spot %.3f, slowest contributor %.3f\n", vf, v0, hf, sharef);
+    CHECK(sharef > 0, "nic.queues = flows kept no flows");
+    CHECK(vf < 0.8 * (1 - 1.0 / NCONTRIB), "victim %.3f without CC on the flow NIC: not held back by HoL blocking", vf);
+    CHECK(hf > 0.95, "hot-spot output not saturated: %.3f", hf);
+    run_contrib((const char *[]){ "cc.mode=iba", NULL }, &v, &h, &share, NULL);
+    run_contrib((const char *[]){ "cc.mode=iba", "nic.queues=flows", NULL }, &v2, &h2, &share2, NULL);
+    CHECK(v == v2 && h == h2 && share == share2, "cc.mode = iba: nic.queues = flows changed the run");
+    CHECK(v > vf + 0.1, "victim %.3f with CC, %.3f on the same NIC without", v, vf);
+}
+
 /* CCTI balance: while a source stays throttled, BECNs x CCTI_Increase
  * offset one decrement per CCTI_Timer (note section 1.8, item 2). The
  * contributors' final indices are printed; they move by CCTI_Increase per

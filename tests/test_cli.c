@@ -77,7 +77,7 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[routing]\nalgorithm = afi\n", "", 2, (const char *[]){ "switch.vcs", "afi", NULL });
     expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[switch]\nvcs = 2\nvoq = true\n[routing]\nalgorithm = bubble-adaptive\n", "", 2,
                  (const char *[]){ "bad.ini:7", "switch.voq", "one at arrival", NULL });
-    expect_error("[switch]\nvcs = 3\n[queuing]\nscheme = vftree\n[nic]\nqueues = fifo\n", "", 2, (const char *[]){ "bad.ini:6", "nic.queues", "per-vc", NULL });
+    expect_error("[switch]\nvcs = 3\n[queuing]\nscheme = vftree\n[nic]\nqueues = fifo\n", "", 2, (const char *[]){ "bad.ini:6", "nic.queues", "per-vc, shared or flows", NULL });
     expect_error("[nic]\nqueue_limit = 5\n", "", 2, (const char *[]){ "bad.ini:2", "nic.queue_limit", "no effect", NULL });
     expect_error("[topology]\ntype = torus\nk = 4\n[routing]\nalgorithm = dor\n[queuing]\nscheme = vftree\n", "", 2, (const char *[]){ "bad.ini:7", "fat-trees", NULL });
     expect_error("[switch]\nvcs = 4\n[routing]\nalgorithm = fully-adaptive\n[queuing]\nscheme = voqsw\n", "", 2,

@@ -3,7 +3,8 @@
  * cc-timeseries.csv (per time.interval: sources throttled, their mean and
  * largest CCT index, marks and BECNs in the interval) and flows.csv (every
  * flow alive at the end that sent or received a byte or was notified:
- * bytes, BECNs, CCT index). */
+ * bytes, BECNs, CCT index; written whenever the flow transport runs, with
+ * nic.queues = flows or a multipath scheme too). */
 #include "cc.h"
 #include "../stats/outfile.h"
 #include "../core/util.h"
@@ -19,16 +20,57 @@ static int by_dst(const void *a, const void *b)
 /* the CA state a flow obeys: its own, or its SL's (cc.port_control = sl) */
 static const cca_t *flow_cca(const cc_t *cc, uint32_t n, const flow_t *fl)
 {
-    return cc->per_sl ? &cc->sl_cca[(size_t)n * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
+    return cc && cc->per_sl ? &cc->sl_cca[(size_t)n * CC_NSL + (fl->vc & (CC_NSL - 1))] : &fl->cc;
 }
 
 static double frac(const sim_t *s, uint64_t ps) { return s->now ? (double)ps / (double)s->now : 0; }
+
+/* flows.csv: the flow transport's live flows (with or without CC) */
+static void write_flows(const sim_t *s, const char *dir)
+{
+    const cc_t *cc = s->cc;
+    const transport_t *t = s->tp;
+    outfile_t o;
+    FILE *f = out_open(&o, dir, "flows.csv");
+    fputs("src,dst,vl,tx_bytes,rx_bytes_window,rx_share_of_link,becns,ccti,queued_messages\n", f);
+    double span = (double)(s->stop > s->warmup ? s->stop - s->warmup : 0) * 1e-12;
+    /* by source, then destination (ids depend on when nodes were served):
+     * each node's flow table, sorted */
+    uint32_t most = 0;
+    for (uint32_t n = 0; n < s->nnodes; n++)
+        if (t->node[n].nflows > most) most = t->node[n].nflows;
+    htent_t *e = xmalloc(((size_t)most + 1) * sizeof *e);
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        const tnode_t *tn = &t->node[n];
+        uint32_t ne = 0;
+        /* a saturated source holds up to nic.flows flows that only wait
+         * with a message (millions at 11664 nodes): listed only once they
+         * carried or were notified (cc.csv counts them all: flows_live) */
+        for (uint32_t i = 0; i < tn->htcap; i++) {
+            if (tn->ht[i].f == ICN_NIL) continue;
+            const flow_t *fl = &t->flow[tn->ht[i].f];
+            if (fl->tx_bytes || fl->rx_bytes || flow_cca(cc, n, fl)->becns) e[ne++] = tn->ht[i];
+        }
+        qsort(e, ne, sizeof *e, by_dst);
+        for (uint32_t k = 0; k < ne; k++) {
+            const flow_t *fl = &t->flow[e[k].f];
+            const cca_t *a = flow_cca(cc, n, fl);
+            fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes,
+                    fl->rx_bytes, span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
+        }
+    }
+    free(e);
+    out_close(&o);
+}
 
 void cc_write(const sim_t *s, const char *dir)
 {
     const cc_t *cc = s->cc;
     const transport_t *t = s->tp;
-    if (!cc) return;
+    if (!cc) {   /* nic.queues = flows without CC */
+        if (t) write_flows(s, dir);
+        return;
+    }
     outfile_t o;
     FILE *f = out_open(&o, dir, "cc.csv");
     fputs("fecn_marked,eligible_congested,cnp_sent,cnp_delivered,becns,timer_expiries,flows_live,flows_peak\n", f);
@@ -57,34 +99,5 @@ void cc_write(const sim_t *s, const char *dir)
                 cc->ts_marked[b] - (b ? cc->ts_marked[b - 1] : 0), cc->ts_becns[b] - (b ? cc->ts_becns[b - 1] : 0));
     }
     out_close(&o);
-    f = out_open(&o, dir, "flows.csv");
-    fputs("src,dst,vl,tx_bytes,rx_bytes_window,rx_share_of_link,becns,ccti,queued_messages\n", f);
-    double span = (double)(s->stop > s->warmup ? s->stop - s->warmup : 0) * 1e-12;
-    /* by source, then destination (ids depend on when nodes were served):
-     * each node's flow table, sorted */
-    uint32_t most = 0;
-    for (uint32_t n = 0; n < s->nnodes; n++)
-        if (t->node[n].nflows > most) most = t->node[n].nflows;
-    htent_t *e = xmalloc(((size_t)most + 1) * sizeof *e);
-    for (uint32_t n = 0; n < s->nnodes; n++) {
-        const tnode_t *tn = &t->node[n];
-        uint32_t ne = 0;
-        /* a saturated source holds up to nic.flows flows that only wait
-         * with a message (millions at 11664 nodes): counted in cc.csv
-         * (flows_live), listed only once they carried or were notified */
-        for (uint32_t i = 0; i < tn->htcap; i++) {
-            if (tn->ht[i].f == ICN_NIL) continue;
-            const flow_t *fl = &t->flow[tn->ht[i].f];
-            if (fl->tx_bytes || fl->rx_bytes || flow_cca(cc, n, fl)->becns) e[ne++] = tn->ht[i];
-        }
-        qsort(e, ne, sizeof *e, by_dst);
-        for (uint32_t k = 0; k < ne; k++) {
-            const flow_t *fl = &t->flow[e[k].f];
-            const cca_t *a = flow_cca(cc, n, fl);
-            fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes,
-                    fl->rx_bytes, span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
-        }
-    }
-    free(e);
-    out_close(&o);
+    write_flows(s, dir);
 }

@@ -142,17 +142,19 @@ static void setup_policies(sim_t *s, cfg_t *c)
         s->queuing->setup(s, c);
     }
     cc_setup(s, c);
-    transport_setup(s, c, s->cc != NULL || mp_wanted(c));
+    const char *qm = cfg_str(c, K_NIC_QUEUES);
+    if (strcmp(qm, "per-vc") && strcmp(qm, "shared") && strcmp(qm, "flows")) cfg_fail(c, K_NIC_QUEUES, "must be per-vc, shared or flows");
+    int flows = !strcmp(qm, "flows");   /* the flow transport without CC: the CC-off baseline with the same NIC */
+    if (flows && s->flit_mode) cfg_fail(c, K_NIC_QUEUES, "flows: the flow transport runs on the packet-level model (switch.model = packet)");
+    if (flows && s->vn) cfg_fail(c, K_NIC_QUEUES, "flows: the flow transport needs per-VC buffers; VOQnet splits them per destination");
+    transport_setup(s, c, s->cc != NULL || mp_wanted(c) || flows);
     cc_attach(s);
     mp_setup(s, c);
     if (!s->tp && !s->flit_mode && !s->routing->owns_vcs && (s->nsqs > 1 || s->vn)) {
-        const char *qm = cfg_str(c, K_NIC_QUEUES);
         if (!strcmp(qm, "per-vc")) {
             s->srcq_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
             s->srcqs = xcalloc((size_t)s->nnodes * s->nsqs, sizeof *s->srcqs);
             for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].srcq = &s->srcqs[(size_t)n * s->nsqs];
-        } else if (strcmp(qm, "shared")) {
-            cfg_fail(c, K_NIC_QUEUES, "must be per-vc or shared");
         }
     }
     if (s->flit_mode) {
