@@ -108,6 +108,27 @@ TEST(cc_off_baseline_with_the_flow_nic)
     CHECK(v > vf + 0.1, "victim %.3f with CC, %.3f on the same NIC without", v, vf);
 }
 
+/* A delivery whose flow has ended makes its stalled source catch up, which
+ * creates flows and may move the flow pool: the delivery must not keep a
+ * pointer into the old one. This 1024-node fat-tree under HS10-1 crosses
+ * such a move within its window. */
+TEST(transport_pool_moves_during_a_delivery)
+{
+    static const char *ini =
+        "load = 1.0\n[time]\nwarmup = 300us\nmeasure = 100us\ndrain = false\n[topology]\ntype = rlft\nk = 8\nstages = 3\n"
+        "[link]\nbandwidth = 100Gbps\ndelay = 6ns\n[switch]\nbuffer = 192KB\narbiter = islip\nislip_iterations = 3\n"
+        "[nic]\nbuffer = 192KB\nqueues = flows\n[traffic]\nscenario = hs10-1\n[routing]\nalgorithm = dmodk\nwhen = arrival\n";
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, NULL);
+    CHECK(sim_run(&s) == 0, "run failed");
+    CHECK(s.tp->nflow_cap > 4096, "the flow pool never grew past 4096 records (%u): the case no longer tests a move",
+          s.tp->nflow_cap);
+    CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
 /* CCTI balance: while a source stays throttled, BECNs x CCTI_Increase
  * offset one decrement per CCTI_Timer (note section 1.8, item 2). The
  * contributors' final indices are printed; they move by CCTI_Increase per

@@ -481,7 +481,10 @@ static int transport_deliver(sim_t *s, uint32_t id)
         /* The flow that sent it, unless it ended (its id may serve a newer
          * flow of the node by now: a stalled node catches up first). */
         flow_t *fl = &t->flow[p->flow];
-        if (fl->node != p->src || fl->dst != p->dst) (void)catch_up(s, p->src, s->now);
+        if (fl->node != p->src || fl->dst != p->dst) {
+            (void)catch_up(s, p->src, s->now);
+            fl = &t->flow[p->flow];   /* catching up creates flows: the pool may have moved */
+        }
         if (fl->node == p->src && fl->dst == p->dst && s->ptime[id].inj >= fl->born) fl->rx_bytes += p->size;
     }
     if (p->flags & PKT_FECN)   /* return a BECN in a CNP, on the VC the packet came on */
