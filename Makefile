@@ -5,6 +5,8 @@
 #   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
 #                 (RECORD=1: append the rows to bench/results.csv, with NOTE=...;
 #                 CASE=pattern: only the matching cases)
+#   make bench-cachegrind  instructions and cache misses per packet-hop under valgrind's
+#                 cachegrind (RECORD=1: append to bench/cachegrind.csv; NOTE, CASE as above)
 #   make golden   compare short runs' result digests with tests/golden/digests.txt
 #                 (make golden-update rewrites them: commit with a reason)
 #   make fuzz     AFL++ on the configuration parser and set-up (tests/fuzz/run.sh)
@@ -57,7 +59,7 @@ MAINOBJ  := $(BUILD)/src/cli/main.o
 TESTOBJ  := $(TESTSRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/icnsim
 
-.PHONY: all run test bench docs docs-results clean golden golden-update fuzz
+.PHONY: all run test bench bench-cachegrind docs docs-results clean golden golden-update fuzz
 all: icnsim
 
 icnsim: $(BIN)
@@ -93,6 +95,11 @@ fuzz:
 
 bench: icnsim
 	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(CASE),'$(CASE)')
+
+# Instructions and cache misses per packet-hop under cachegrind (needs valgrind;
+# RECORD=1 appends the rows to bench/cachegrind.csv).
+bench-cachegrind: $(BIN)
+	BIN=$(BIN) bash bench/cachegrind.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(CASE),'$(CASE)')
 
 docs: icnsim
 	./icnsim keys --markdown > docs/CONFIG.md

@@ -15,6 +15,7 @@
 # repository is written.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/common.sh
 out=bench/out
 mkdir -p "$out"
 bin=./icnsim
@@ -30,16 +31,8 @@ while [ $# -gt 0 ]; do
     shift
 done
 results=bench/results.csv
-build=$(git rev-parse --short HEAD)
-[ -z "$(git status --porcelain --untracked-files=no -- src)" ] || build+="+dirty"
-sitting=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-
-record_row() {   # the CSV fields of one row: appended to $results atomically
-    local tmp="$results.tmp.$$"
-    cp "$results" "$tmp"
-    printf '%s\n' "$1" >>"$tmp"
-    mv -f "$tmp" "$results"
-}
+build=$(bench_build)
+sitting=$(bench_sitting)
 
 row() {   # name, then icnsim run arguments
     local name=$1; shift
@@ -54,7 +47,7 @@ row() {   # name, then icnsim run arguments
         "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc" \
         "$(echo "$fhps" | awk '{print $1/1e6}')"
     if [ "$record" = 1 ]; then
-        record_row "$(awk -v c="$name" -v b="$build" -v d="$sitting" -v a="$acc" -v n="$note" -F, \
+        bench_record "$results" "$(awk -v c="$name" -v b="$build" -v d="$sitting" -v a="$acc" -v n="$note" -F, \
             -v OFS=, '{ gsub(/"/, "\"\"", n)
                         printf "%s,%s,%s,%.3f,%d,%.3f,%.3f,%.1f,%s,%s,\"%s\"\n", c, b, d, $1, $3, $5 / 1e6, $4 / 1e6, $6, a,
                                ($7 > 0 ? sprintf("%.3f", $8 / 1e6) : ""), n }' <<<"$perf")"

@@ -6,7 +6,11 @@ describes the columns):
     python3 experiments/speed.py        (also run by experiments/docs.py)
 
 Writes the blocks speed-packet, speed-flit and speed-cc of docs/SPEED.md and
-simulates nothing. Rows of one case, build, date and note are one line of a
+simulates nothing. It also writes the block speed-cachegrind from
+bench/cachegrind.csv (appended by `make bench-cachegrind RECORD=1`, i.e.
+bench/cachegrind.sh --record): per case, each sitting's instructions and cache
+misses per packet-hop, the change between the two newest sittings (by date),
+and IBA CC's cost per hop in each (the CC-on row over the CC-off row). Rows of one case, build, date and note are one line of a
 table; where there are several (repeated runs), each column shows their range.
 Derived columns are computed here: events per packet-hop (Mevents/s over
 Mhops/s of the same row) and the IBA CC cost per packet-hop (the CC-off row's
@@ -21,6 +25,7 @@ sys.path.insert(0, HERE)
 from pages import block  # noqa: E402
 
 RAW = os.path.join(ROOT, "bench", "results.csv")
+CG_RAW = os.path.join(ROOT, "bench", "cachegrind.csv")
 DOC = os.path.join(ROOT, "docs", "SPEED.md")
 CC_OFF = "seed002-hs10-1-dmodk-11664"
 CC_ON = CC_OFF + "-cc-iba"
@@ -54,8 +59,33 @@ DESC = {  # case of bench/run.sh: what it runs
 }
 
 
-def rows():
-    with open(RAW) as f:
+CG_DESC = {  # case of bench/cachegrind.sh: what it runs
+    "seed002-hs10-1-dmodk-432": "seed 002 HS10-1, D-mod-K, 1Q, 432 nodes, 1 ms + 1 ms, drained",
+    "seed002-hs10-1-dmodk-3456-400us": "same, 3456 nodes, 200 us + 200 us, no drain",
+    "seed002-hs10-1-dmodk-3456-400us-cc-iba": "same, IBA CC (opa preset)",
+    "seed002-hs10-1-vftree-sd-2th-3456-70us": "HS10-1, vFtree-SD, 3 VCs, ADAP-2TH-S-K/3, 3456 nodes, 50 us + 20 us, no drain",
+    "seed002-hs10-1-vftree-sd-2th-voq-3456-70us": "same, with VOQs",
+}
+CG_CC_OFF = "seed002-hs10-1-dmodk-3456-400us"
+CG_CC_ON = CG_CC_OFF + "-cc-iba"
+CG_COLS = (("ir_per_hop", "%.0f"), ("d1_miss_per_hop", "%.2f"), ("ll_miss_per_hop", "%.4f"))
+CG_SCRIPT = os.path.join(ROOT, "bench", "cachegrind.sh")
+
+
+def cache_model():
+    """The cache model bench/cachegrind.sh gives cachegrind (its CACHES line), in words."""
+    with open(CG_SCRIPT) as f:
+        caches = re.search(r"^CACHES=\((.*)\)", f.read(), re.M).group(1)
+    words = []
+    for name, size, ways, line in re.findall(r"--(\w+)=(\d+),(\d+),(\d+)", caches):
+        size = int(size)
+        words.append("%s %s %s-way, %s-byte lines" % (
+            name, "%d MB" % (size >> 20) if size >= 1 << 20 else "%d KB" % (size >> 10), ways, line))
+    return "; ".join(words)
+
+
+def rows(path=RAW):
+    with open(path) as f:
         return list(csv.DictReader(f))
 
 
@@ -176,11 +206,59 @@ def cc_table(rs):
     return "\n".join(L) + "\n"
 
 
+def cg_sittings(rs):
+    """{(build, date, note): {case: row}}, oldest sitting first (by date, then by
+    the file's order)."""
+    out = {}
+    for r in rs:
+        out.setdefault((r["build"], r["date"], r["note"]), {})[r["case"]] = r
+    return dict(sorted(out.items(), key=lambda kv: kv[0][1]))
+
+
+def cg_cells(r):
+    return " | ".join(f % float(r[col]) for col, f in CG_COLS)
+
+
+def change(new, old):
+    return "%+.1f %%" % (100.0 * (new / old - 1.0)) if old else ""
+
+
+def cachegrind_table(rs):
+    sittings = cg_sittings(rs)
+    cases = sorted({r["case"] for r in rs}, key=lambda c: (list(CG_DESC).index(c) if c in CG_DESC else len(CG_DESC), c))
+    L = ["| case | build | date | note | packet-hops | instructions per hop | D1 misses per hop | LL misses per hop |",
+         "|---|---|---|---|---|---|---|---|"]
+    for case in cases:
+        runs = [(key, s[case]) for key, s in sittings.items() if case in s]
+        for i, (key, r) in enumerate(runs):
+            cell = "`%s`" % case + (": " + CG_DESC[case] if case in CG_DESC and i == 0 else "")
+            L.append("| %s | %s | %s | %s |" % (cell, sitting(*key), "%.4g M" % (float(r["packet_hops"]) / 1e6), cg_cells(r)))
+        if len(runs) >= 2:
+            (k0, r0), (k1, r1) = runs[-2], runs[-1]
+            L.append("| | change, %s to %s | | | %s | %s |" % (
+                k0[0], k1[0], change(float(r1["packet_hops"]), float(r0["packet_hops"])),
+                " | ".join(change(float(r1[col]), float(r0[col])) for col, _ in CG_COLS)))
+    L.append("")
+    L.append("Cache model (bench/cachegrind.sh): %s." % cache_model())
+    L.append("")
+    L.append("IBA CC's cost per packet-hop in each sitting: the `%s` row over the `%s` row." % (CG_CC_ON, CG_CC_OFF))
+    L.append("")
+    L.append("| build | date | note | instructions | D1 misses | LL misses |")
+    L.append("|---|---|---|---|---|---|")
+    for key, s in sittings.items():
+        if CG_CC_OFF in s and CG_CC_ON in s:
+            on, off = s[CG_CC_ON], s[CG_CC_OFF]
+            L.append("| %s | %s |" % (sitting(*key), " | ".join(
+                "%.2fx" % (float(on[col]) / float(off[col])) if float(off[col]) else "" for col, _ in CG_COLS)))
+    return "\n".join(L) + "\n"
+
+
 def main():
     rs = rows()
     block(DOC, "speed-packet", packet_table(rs))
     block(DOC, "speed-flit", flit_table(rs))
     block(DOC, "speed-cc", cc_table(rs))
+    block(DOC, "speed-cachegrind", cachegrind_table(rows(CG_RAW)))
 
 
 if __name__ == "__main__":
