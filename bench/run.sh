@@ -63,6 +63,9 @@ row seed002-hs10-1-vftree-2th-voq-11664 experiments/seed002/hs10-1-dmodk.ini -s 
 # IBA congestion control (opa preset) on the same 11664-node HS10-1 case, in one run
 # with the case above: its cost per packet-hop (flows, CNPs, marking, timers).
 row seed002-hs10-1-dmodk-11664-cc-iba experiments/seed002/hs10-1-dmodk.ini -s cc.mode=iba
+# CC off on the NIC that CC runs on (nic.queues = flows: a send queue per
+# destination): against it, the CC-on row's cost is that of CC alone.
+row seed002-hs10-1-dmodk-11664-flow-nic experiments/seed002/hs10-1-dmodk.ini -s nic.queues=flows
 # The flows a node keeps at once set the transport's working set: a saturated
 # uniform source holds nic.flows flows, each waiting with one message, and
 # 11664 x 256 flow records exceed the last-level cache.
