@@ -230,11 +230,12 @@ TEST(cc_congestion_state_has_hysteresis)
         /* 0: enter; 1: just below enter; 2: just at leave; 3: just below leave */
         uint32_t q = steps[i].queued == 0 ? cc->enter_bytes : steps[i].queued == 1 ? cc->enter_bytes - 1
                      : steps[i].queued == 2 ? cc->leave_bytes : cc->leave_bytes - 1;
-        cc->occ[b] = q;
+        cc->occ[b] = q | (cc->occ[b] & CC_CONGESTED);   /* the flag bit is the state's, not the count's */
         cc_on_forward(&s, go, id, 1);
         CHECK(cc->pvl[b].congested == steps[i].congested, "step %zu: %u bytes queued, congested %d, want %d", i, q,
               cc->pvl[b].congested, steps[i].congested);
-        CHECK(cc->occ[b] == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
+        CHECK(!!(cc->occ[b] & CC_CONGESTED) == cc->pvl[b].congested, "step %zu: the occupancy's flag disagrees", i);
+        CHECK((cc->occ[b] & ~CC_CONGESTED) == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
     }
     pkt_release(&s, id);
     sim_free(&s);
@@ -368,6 +369,7 @@ TEST(cc_bad_input_is_refused)
         { "-s cc.mode=iba -s routing.when=head", "routing.when" },
         { "-s cc.mode=iba -s queuing.scheme=voqnet", "VOQnet" },
         { "-s views.cc=yes", "set cc.mode = iba" },
+        { "-s cc.mode=iba -s switch.buffer=1024MB", "31 bits" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us %s", bin(), bad[i].args);

@@ -58,6 +58,14 @@ void cc_setup(sim_t *s, cfg_t *c)
     for (size_t i = 0; i < ICN_ARRAY_LEN(presets); i++)
         if (!strcmp(presets[i].name, pn)) p = &presets[i];
     if (!p) cfg_fail(c, K_CC_PRESET, "unknown preset (opa or simula-llnl)");
+    /* the bytes queued for one output VL (at most every input's whole
+     * buffer) keep the top bit of cc->occ free for the congested flag */
+    uint32_t radix = 0;
+    for (uint32_t w = 0; w < s->nswitches; w++)
+        if (s->sw[w].nports > radix) radix = s->sw[w].nports;
+    if ((uint64_t)radix * s->vc_cap_sw * s->nvc >= CC_CONGESTED)
+        cfg_fail(c, K_SW_BUFFER, "cc.mode = iba counts the bytes queued for an output VL in 31 bits: %u ports of this "
+                 "buffer could exceed them", radix);
     cc_t *cc = s->cc = xcalloc(1, sizeof *cc);
     size_t nb = (size_t)s->nports * s->nvc;
     cc->occ = xcalloc(nb, sizeof *cc->occ);
@@ -137,14 +145,16 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     packet_t *p = &s->pkt[id];
     uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
     cc_pvl_t *v = &cc->pvl[b];
-    uint32_t q = cc->occ[b];   /* queued for this port VL, this packet included */
-    cc->occ[b] = q - occ;
+    uint32_t word = cc->occ[b], q = word & ~CC_CONGESTED;   /* queued for this port VL, this packet included */
+    cc->occ[b] = word - occ;
     if (!cc->enter_bytes) return;
-    if (!v->congested) {
+    if (!(word & CC_CONGESTED)) {   /* the common case reads no record beyond the dense occupancy */
         if (q < cc->enter_bytes) return;
+        cc->occ[b] |= CC_CONGESTED;
         v->congested = 1;
         v->since = s->now;
     } else if (q < cc->leave_bytes) {
+        cc->occ[b] &= ~CC_CONGESTED;
         v->congested = 0;
         v->cong_time += s->now - v->since;
         return;

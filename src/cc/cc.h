@@ -40,6 +40,8 @@ typedef struct cc_view cc_view_t;   /* views.cc (view.c) */
 /* A switch output VL's congestion state, in one record: a forwarded packet
  * reads and updates all of it. The bytes queued for it, which every routed
  * packet updates, stay in a dense array of their own. */
+#define CC_CONGESTED 0x80000000u
+
 typedef struct cc_pvl {
     uint16_t since_mark;      /* eligible packets since the last mark */
     uint8_t congested;
@@ -53,7 +55,8 @@ typedef struct cc {
     uint32_t enter_bytes, leave_bytes;   /* congestion state thresholds (enter 0: never marks) */
     uint32_t marking_rate, min_size;
     int victim_marks;
-    uint32_t *occ;            /* [port * nvc + vc]: bytes queued in the switch for that output VL */
+    uint32_t *occ;            /* [port * nvc + vc]: bytes queued in the switch for that output VL,
+                                 | CC_CONGESTED while its pvl record says congested */
     cc_pvl_t *pvl;            /* [port * nvc + vc] */
     /* channel adapter side */
     int per_sl;
