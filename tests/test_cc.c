@@ -58,7 +58,7 @@ static void run_contrib(const char *const *sets, double *victim, double *hot, do
     double mn = 1, mx = 0;   /* per-contributor share of the hot-spot, nodes 1..3 */
     if (s.tp)
         for (uint32_t f = 0; f < s.tp->nflow_used; f++) {
-            const flow_t *fl = &s.tp->flow[f];
+            const flow_t *fl = flow_at(s.tp, f);
             if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
             double x = (double)fl->rx_bytes * 8.0 / (s.link_bps * (double)(s.stop - s.warmup) * 1e-12);
             if (x < mn) mn = x;
@@ -109,10 +109,11 @@ TEST(cc_off_baseline_with_the_flow_nic)
 }
 
 /* A delivery whose flow has ended makes its stalled source catch up, which
- * creates flows and may move the flow pool: the delivery must not keep a
- * pointer into the old one. This 1024-node fat-tree under HS10-1 crosses
- * such a move within its window. */
-TEST(transport_pool_moves_during_a_delivery)
+ * creates flows while the delivery holds a pointer to a record: records
+ * must not move as the pool grows (with a pool grown by realloc this run
+ * read freed memory, which ASan reports). This 1024-node fat-tree under
+ * HS10-1 grows its pool past one chunk within its window. */
+TEST(transport_pool_grows_during_a_delivery)
 {
     static const char *ini =
         "load = 1.0\n[time]\nwarmup = 300us\nmeasure = 100us\ndrain = false\n[topology]\ntype = rlft\nk = 8\nstages = 3\n"
@@ -122,7 +123,7 @@ TEST(transport_pool_moves_during_a_delivery)
     cfg_t c;
     tsim_setup(&s, &c, ini, NULL);
     CHECK(sim_run(&s) == 0, "run failed");
-    CHECK(s.tp->nflow_cap > 4096, "the flow pool never grew past 4096 records (%u): the case no longer tests a move",
+    CHECK(s.tp->nchunks > 1, "the flow pool never grew past one chunk (%u records): the case no longer tests growth",
           s.tp->nflow_cap);
     CHECK(sim_check_invariants(&s, 0) == 0, "invariants");
     sim_free(&s);
@@ -140,7 +141,7 @@ TEST(cc_becn_rate_balances_the_timer)
     run_contrib((const char *[]){ "cc.mode=iba", NULL }, &v, &h, &share, &s);
     simtime_t T = s.now;
     for (uint32_t f = 0; f < s.tp->nflow_used; f++) {
-        const flow_t *fl = &s.tp->flow[f];
+        const flow_t *fl = flow_at(s.tp, f);
         if (fl->dst != HOT || fl->node == 0 || fl->node >= NCONTRIB) continue;
         double inc = (double)fl->cc.becns * s.cc->increase, dec = (double)T / (double)s.cc->timer;
         printf("       contributor %u: %u BECNs x %u = %.0f against %.0f timer periods; final CCTI %u\n", fl->node,
@@ -191,13 +192,13 @@ TEST(cc_recovery_takes_limit_times_timer)
     tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "time.drain=false", NULL });
     for (int i = 0; i < 30; i++) cc_becn(&s, 0, 1, 0, 0);   /* 30 x 5 capped at 127 */
     uint32_t f = flow_get(&s, 0, 1);
-    CHECK(s.tp->flow[f].cc.ccti == 127, "CCTI %u after 30 BECNs, want the limit 127", s.tp->flow[f].cc.ccti);
+    CHECK(flow_at(s.tp, f)->cc.ccti == 127, "CCTI %u after 30 BECNs, want the limit 127", flow_at(s.tp, f)->cc.ccti);
     simtime_t full = 127 * s.cc->timer;   /* 1.30 ms */
     s.end = s.stop = full - s.cc->timer / 2;
     sim_run(&s);
-    CHECK(s.tp->flow[f].cc.ccti == 1, "CCTI %u just before Limit x Timer, want 1", s.tp->flow[f].cc.ccti);
+    CHECK(flow_at(s.tp, f)->cc.ccti == 1, "CCTI %u just before Limit x Timer, want 1", flow_at(s.tp, f)->cc.ccti);
     sim_drain(&s, s.cc->timer);
-    CHECK(s.tp->flow[f].cc.ccti == 0, "CCTI %u after Limit x Timer, want 0", s.tp->flow[f].cc.ccti);
+    CHECK(flow_at(s.tp, f)->cc.ccti == 0, "CCTI %u after Limit x Timer, want 0", flow_at(s.tp, f)->cc.ccti);
     CHECK(s.tp->flows_live == 0, "a flow at rest was not freed (%u live)", s.tp->flows_live);
     CHECK(s.cc->ccti_sum == 0 && s.cc->ccti_count[1] == 0, "per-index counts left at %llu",
           (unsigned long long)s.cc->ccti_sum);
@@ -251,12 +252,12 @@ TEST(cc_index_rests_at_ccti_min)
     cfg_t c;
     tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "cc.ccti_min=3", NULL });
     uint32_t f = flow_get(&s, 0, 1);
-    CHECK(s.tp->flow[f].cc.ccti == 3, "a new flow starts at %u, want CCTI_Min 3", s.tp->flow[f].cc.ccti);
+    CHECK(flow_at(s.tp, f)->cc.ccti == 3, "a new flow starts at %u, want CCTI_Min 3", flow_at(s.tp, f)->cc.ccti);
     cc_becn(&s, 0, 1, 0, 0);   /* 3 + 5 = 8 */
     s.end = s.stop = 6 * s.cc->timer;
     sim_run(&s);
     CHECK(s.tp->flows_live == 0, "the flow at rest was not freed (%u live)", s.tp->flows_live);
-    CHECK(s.tp->flow[f].node == ICN_NIL, "the freed flow still names a node");
+    CHECK(flow_at(s.tp, f)->node == ICN_NIL, "the freed flow still names a node");
     CHECK(s.cc->ccti_sum == 0, "per-index counts left at %llu", (unsigned long long)s.cc->ccti_sum);
     CHECK(s.cc->timer_expiries == 5, "%llu timer expiries, want 5 (8 down to 3)", (unsigned long long)s.cc->timer_expiries);
     sim_free(&s);
@@ -296,7 +297,7 @@ static uint64_t transport_digest(const sim_t *s)
     }
     const transport_t *t = s->tp;
     for (uint32_t f = 0; f < t->nflow_used; f++) {
-        const flow_t *fl = &t->flow[f];
+        const flow_t *fl = flow_at(t, f);
         if (fl->node == ICN_NIL) continue;
         const cca_t *a = cc_state((sim_t *)s, f);
         uint64_t rec[] = { fl->node, fl->dst, fl->n, fl->tx_bytes, fl->rx_bytes, fl->born, a->ccti, a->becns };

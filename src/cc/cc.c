@@ -175,9 +175,9 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
 
 cca_t *cc_state(sim_t *s, uint32_t f)
 {
-    const flow_t *fl = &s->tp->flow[f];
+    const flow_t *fl = flow_at(s->tp, f);
     if (s->cc->per_sl) return &s->cc->sl_cca[(size_t)fl->node * CC_NSL + (fl->vc & (CC_NSL - 1))];
-    return &s->tp->flow[f].cc;
+    return &flow_at(s->tp, f)->cc;
 }
 
 /* A source's index moves from `from` to `to`: keep the per-index counts of
@@ -231,7 +231,7 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path)
         a = &cc->sl_cca[(size_t)n * CC_NSL + (sl & (CC_NSL - 1))];
     } else {
         idx = flow_get(s, n, dst);
-        a = &s->tp->flow[idx].cc;
+        a = &flow_at(s->tp, idx)->cc;
     }
     cc->becns++;
     a->becns++;
@@ -245,7 +245,7 @@ void cc_timer(sim_t *s, uint32_t n, uint32_t idx)
 {
     transport_catch_up(s, n);   /* first: it may move the flow pool */
     cc_t *cc = s->cc;
-    cca_t *a = idx & CC_SL_BIT ? &cc->sl_cca[(size_t)n * CC_NSL + (idx & (CC_NSL - 1))] : &s->tp->flow[idx].cc;
+    cca_t *a = idx & CC_SL_BIT ? &cc->sl_cca[(size_t)n * CC_NSL + (idx & (CC_NSL - 1))] : &flow_at(s->tp, idx)->cc;
     cc->timer_expiries++;
     a->timer_on = 0;
     if (a->ccti > cc->ccti_min) { ccti_move(cc, n, a->ccti, a->ccti - 1u); a->ccti--; }

@@ -48,12 +48,12 @@ static void write_flows(const sim_t *s, const char *dir)
          * carried or were notified (cc.csv counts them all: flows_live) */
         for (uint32_t i = 0; i < tn->htcap; i++) {
             if (tn->ht[i].f == ICN_NIL) continue;
-            const flow_t *fl = &t->flow[tn->ht[i].f];
+            const flow_t *fl = flow_at(t, tn->ht[i].f);
             if (fl->tx_bytes || fl->rx_bytes || flow_cca(cc, n, fl)->becns) e[ne++] = tn->ht[i];
         }
         qsort(e, ne, sizeof *e, by_dst);
         for (uint32_t k = 0; k < ne; k++) {
-            const flow_t *fl = &t->flow[e[k].f];
+            const flow_t *fl = flow_at(t, e[k].f);
             const cca_t *a = flow_cca(cc, n, fl);
             fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes,
                     fl->rx_bytes, span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);

@@ -29,11 +29,12 @@ void transport_free(sim_t *s)
 {
     transport_t *t = s->tp;
     if (!t) return;
-    for (uint32_t f = 0; f < t->nflow_used; f++) free(t->flow[f].m);
+    for (uint32_t f = 0; f < t->nflow_used; f++) free(flow_at(t, f)->m);
     for (uint32_t n = 0; n < s->nnodes; n++) { free(t->node[n].ht); free(t->node[n].cq); free(t->node[n].heap); }
     for (size_t i = 0; i < (size_t)s->nnodes * s->nvc; i++) free(t->ready[i].q);
     free(t->ready);
-    free(t->flow);
+    for (uint32_t k = 0; k < t->nchunks; k++) free(t->chunk[k]);
+    free(t->chunk);
     free(t->node);
     free(t);
     s->tp = NULL;
@@ -105,17 +106,22 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     uint32_t cap = 0;
     if (tn->free != ICN_NIL) {
         f = tn->free;
-        tn->free = t->flow[f].next;
-        keep = t->flow[f].m;
-        cap = t->flow[f].cap;
+        tn->free = flow_at(t, f)->next;
+        keep = flow_at(t, f)->m;
+        cap = flow_at(t, f)->cap;
     } else {   /* records past nflow_used are never read: no need to clear them */
         if (t->nflow_used == t->nflow_cap) {
-            t->nflow_cap = t->nflow_cap ? 2 * t->nflow_cap : 1024;
-            t->flow = xrealloc(t->flow, (size_t)t->nflow_cap * sizeof *t->flow);
+            if (t->nflow_cap > UINT32_MAX - FLOW_CHUNK) die("flow pool exhausted");
+            if (t->nchunks == t->chunk_cap) {
+                t->chunk_cap = t->chunk_cap ? 2 * t->chunk_cap : 16;
+                t->chunk = xrealloc(t->chunk, t->chunk_cap * sizeof *t->chunk);
+            }
+            t->chunk[t->nchunks++] = xmalloc(FLOW_CHUNK * sizeof **t->chunk);
+            t->nflow_cap += FLOW_CHUNK;
         }
         f = t->nflow_used++;
     }
-    flow_t *fl = &t->flow[f];
+    flow_t *fl = flow_at(t, f);
     memset(fl, 0, sizeof *fl);
     fl->m = keep;
     fl->cap = cap;
@@ -137,7 +143,7 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
 void flow_maybe_free(sim_t *s, uint32_t f)
 {
     transport_t *t = s->tp;
-    flow_t *fl = &t->flow[f];
+    flow_t *fl = flow_at(t, f);
     if (fl->n || fl->state != FL_IDLE || fl->cc.ccti > t->rest_ccti || fl->cc.timer_on) return;
     tnode_t *tn = &t->node[fl->node];
     ht_del(tn, fl->dst);
@@ -178,14 +184,14 @@ static inline void msg_pop(flow_t *fl)
 
 static void ready_push(transport_t *t, fq_t *r, uint32_t f)
 {
-    t->flow[f].state = FL_READY;
+    flow_at(t, f)->state = FL_READY;
     if (r->n == r->cap) r->q = ring_grow(r->q, &r->head, &r->cap, sizeof *r->q);
     r->q[(r->head + r->n++) % r->cap] = f;
 }
 
 static void ready_pop(transport_t *t, fq_t *r)
 {
-    t->flow[r->q[r->head]].state = FL_IDLE;
+    flow_at(t, r->q[r->head])->state = FL_IDLE;
     r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
     r->n--;
 }
@@ -213,7 +219,7 @@ static void heap_push(transport_t *t, tnode_t *tn, uint32_t f, simtime_t until)
         tn->heap_cap = tn->heap_cap ? 2 * tn->heap_cap : 4;
         tn->heap = xrealloc(tn->heap, tn->heap_cap * sizeof *tn->heap);
     }
-    t->flow[f].state = FL_THROTTLED;
+    flow_at(t, f)->state = FL_THROTTLED;
     hent_t e = { until, f };
     uint32_t i = tn->nheap++;
     while (i && earlier(e, tn->heap[(i - 1) / 2])) { tn->heap[i] = tn->heap[(i - 1) / 2]; i = (i - 1) / 2; }
@@ -225,7 +231,7 @@ static uint32_t heap_pop(transport_t *t, tnode_t *tn)
     uint32_t f = tn->heap[0].f;
     tn->heap[0] = tn->heap[--tn->nheap];
     heap_down(tn, 0);
-    t->flow[f].state = FL_IDLE;
+    flow_at(t, f)->state = FL_IDLE;
     return f;
 }
 
@@ -237,7 +243,7 @@ static inline int heap_due(const tnode_t *tn, simtime_t at) { return tn->nheap &
 static void schedule(sim_t *s, uint32_t f)
 {
     transport_t *t = s->tp;
-    flow_t *fl = &t->flow[f];
+    flow_t *fl = flow_at(t, f);
     simtime_t go = t->cc ? t->cc->ready(s, f) : 0;
     if (go > s->now) heap_push(t, &t->node[fl->node], f, go);
     else ready_push(t, &t->ready[(size_t)fl->node * s->nvc + fl->vc], f);
@@ -270,7 +276,7 @@ static void pull(sim_t *s, uint32_t n)
             if (tn->nflows >= t->max_flows) { tn->held_waits = 1; return; }
             f = flow_get(s, n, tn->held.dst);
         }
-        flow_t *fl = &t->flow[f];
+        flow_t *fl = flow_at(t, f);
         srcmsg_t msg = tn->held;
         tn->held.left = 0;
         if (t->queue_limit && fl->n >= t->queue_limit) {
@@ -414,7 +420,7 @@ static void transport_service(sim_t *s, uint32_t n)
     for (uint32_t k = 0, v = tn->vc_rr; k < nvc; k++, v = v + 1 == nvc ? 0 : v + 1) {
         if (!ready[v].n) continue;
         uint32_t f = ready[v].q[ready[v].head];
-        flow_t *fl = &t->flow[f];
+        flow_t *fl = flow_at(t, f);
         srcmsg_t *m = msg_head(fl);
         uint32_t size = next_pkt_size(s, m->left);
         if (!room(s, c, v, size)) continue;   /* a credit will serve the node */
@@ -480,11 +486,8 @@ static int transport_deliver(sim_t *s, uint32_t id)
     if (p->flow != ICN_NIL && s->now >= s->warmup && s->now < s->stop) {
         /* The flow that sent it, unless it ended (its id may serve a newer
          * flow of the node by now: a stalled node catches up first). */
-        flow_t *fl = &t->flow[p->flow];
-        if (fl->node != p->src || fl->dst != p->dst) {
-            (void)catch_up(s, p->src, s->now);
-            fl = &t->flow[p->flow];   /* catching up creates flows: the pool may have moved */
-        }
+        flow_t *fl = flow_at(t, p->flow);
+        if (fl->node != p->src || fl->dst != p->dst) (void)catch_up(s, p->src, s->now);   /* records never move */
         if (fl->node == p->src && fl->dst == p->dst && s->ptime[id].inj >= fl->born) fl->rx_bytes += p->size;
     }
     if (p->flags & PKT_FECN)   /* return a BECN in a CNP, on the VC the packet came on */

@@ -113,8 +113,16 @@ typedef struct tp_mp {
     uint32_t ack_size;   /* bytes of an ACK on the wire */
 } tp_mp_t;
 
+/* Flow records live in chunks of FLOW_CHUNK that never move once allocated,
+ * so a pointer to a flow stays valid however many flows are created after
+ * it, and a growing pool is never copied. */
+#define FLOW_CHUNK_BITS 14
+#define FLOW_CHUNK (1u << FLOW_CHUNK_BITS)
+
 typedef struct transport {
-    flow_t *flow;             /* pool; ids are stable, and a freed id serves its node again */
+    flow_t **chunk;           /* pool: flow f is chunk[f >> FLOW_CHUNK_BITS][f % FLOW_CHUNK]; ids are stable,
+                                 and a freed id serves its node again */
+    uint32_t nchunks, chunk_cap;
     uint32_t nflow_cap, nflow_used, flows_live;   /* records allocated, ever used (the rest unset), live */
     uint32_t flows_peak;      /* the most flows one node held at once */
     tnode_t *node;            /* [nnodes] */
@@ -130,6 +138,11 @@ typedef struct transport {
     uint32_t min_pkt;         /* bytes of the smallest first packet of a generated message */
     uint8_t no_stall;         /* nodes never stall (tests compare the two ways) */
 } transport_t;
+
+static inline flow_t *flow_at(const transport_t *t, uint32_t f)
+{
+    return &t->chunk[f >> FLOW_CHUNK_BITS][f & (FLOW_CHUNK - 1)];
+}
 
 /* Set-up (s->tp stays NULL when no mechanism needs flows) and teardown. */
 void transport_setup(sim_t *s, cfg_t *c, int needed);
