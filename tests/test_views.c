@@ -281,3 +281,39 @@ TEST(views_bad_keys_are_rejected)
         CHECK(rc == 2 && strstr(out, bad[i].needle), "%s: exit %d, want 2 naming '%s': %s", bad[i].args, rc, bad[i].needle, out);
     }
 }
+
+/* views.pdes: on one part nothing crosses and the bound is 1; on two parts
+ * of a fat-tree under uniform traffic the halves do about equal work, so
+ * the bound lies between 1 and 2, with events crossing every window; the
+ * work counted is the same however it is split; and the view changes no
+ * result. */
+TEST(views_pdes_window_statistics)
+{
+    char cmd[1024], out[4096], dir[3][512];
+    static const char *parts[3] = { "0", "1", "2" };
+    for (int k = 0; k < 3; k++) {
+        snprintf(dir[k], sizeof dir[k], "%s/pdes%s", tmp(), parts[k]);
+        snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -q -o %s -s output.plots=no -s topology.k=4 "
+                 "-s load=0.5 -s time.warmup=10us -s time.measure=40us -s views.pdes=%s", bin(), dir[k], parts[k]);
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 0, "views.pdes=%s: status %d: %s", parts[k], rc, out);
+    }
+    double v[3][4];
+    for (int k = 1; k < 3; k++) {
+        CHECK(csv_col(dir[k], "pdes.csv", "speedup_bound", &v[k][0], 1) == 1, "pdes.csv of %s parts", parts[k]);
+        csv_col(dir[k], "pdes.csv", "cross_part_events", &v[k][1], 1);
+        csv_col(dir[k], "pdes.csv", "work", &v[k][2], 1);
+        csv_col(dir[k], "pdes.csv", "windows", &v[k][3], 1);
+    }
+    CHECK(v[1][0] == 1.0 && v[1][1] == 0, "one part: bound %g, %g events crossing", v[1][0], v[1][1]);
+    CHECK(v[2][0] > 1.2 && v[2][0] <= 2.0, "two parts: bound %g, want between 1.2 and 2", v[2][0]);
+    CHECK(v[2][1] > v[2][3], "two parts: %g events crossed in %g windows", v[2][1], v[2][3]);
+    CHECK(v[1][2] == v[2][2] && v[1][3] == v[2][3], "the work (%g, %g) or windows (%g, %g) depend on the split",
+          v[1][2], v[2][2], v[1][3], v[2][3]);
+    snprintf(cmd, sizeof cmd, "cmp %s/timeseries.csv %s/timeseries.csv && cmp %s/nodes.csv %s/nodes.csv", dir[0], dir[2],
+             dir[0], dir[2]);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "views.pdes changed the results: %s", out);
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o %s/pdesflit -s views.pdes=2", bin(), tmp());
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "views.pdes"), "views.pdes on the flit model: status %d: %s", rc, out);
+}

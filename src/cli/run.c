@@ -5,6 +5,7 @@
 #include "../workload/workload.h"
 #include "../stats/plot.h"
 #include "../stats/views.h"
+#include "../stats/view_pdes.h"
 #include "../stats/outfile.h"
 #include "../cc/cc.h"
 #include <errno.h>
@@ -127,6 +128,7 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
         plot_timeseries(dir, c->name, (double)s.warmup / 1e6, plots);
     }
     views_write(&s, dir, c->name, plots);
+    pdes_view_write(&s, dir);
     cc_write(&s, dir);
     cc_view_write(&s, dir, c->name, plots);
     mp_write(&s, dir, plots);

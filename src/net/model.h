@@ -153,6 +153,7 @@ typedef struct sim {
     uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
     srcq_t *srcqs;           /* [node * nsqs]: every node's source queues */
     struct views *views;     /* per-link / per-VC views (src/stats/views.c), NULL if off */
+    struct pdes_view *pdes;  /* views.pdes: parallel-run window statistics (src/stats/view_pdes.c), NULL if off */
     net_hooks_t hooks;
     struct transport *tp;    /* flows and control packets at the NICs (src/transport/), NULL if off */
     struct cc *cc;           /* IBA congestion control (src/cc/), NULL if off */

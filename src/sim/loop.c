@@ -8,6 +8,7 @@
 #include "../net/policy.h"
 #include "../net/flit.h"
 #include "../stats/views.h"
+#include "../stats/view_pdes.h"
 #include "../cc/cc.h"
 #include "../multipath/mp.h"
 #include "../workload/workload.h"
@@ -141,6 +142,7 @@ static void run_services(sim_t *s)
         for (uint32_t i = 0; i < s->npend && i < dist[k]; i++) prefetch_service(s, s->pend[i], k);
     for (uint32_t i = 0; i < s->npend; i++) {
         uint32_t d = s->pend[i];
+        if (__builtin_expect(s->pdes != NULL, 0)) pdes_on_service(s, d);
         for (int k = 0; k < 3; k++)
             if (i + dist[k] < s->npend) prefetch_service(s, s->pend[i + dist[k]], k);
         if (d & NIC_BIT) { s->nic[d & ~NIC_BIT].pending = 0; nic_service(s, d & ~NIC_BIT); }
@@ -237,6 +239,7 @@ static int loop(sim_t *s)
             if (i + 2 * PREFETCH_AHEAD < n) prefetch_event(s, &batch[i + 2 * PREFETCH_AHEAD], 0);
             if (i + PREFETCH_AHEAD < n) prefetch_event(s, &batch[i + PREFETCH_AHEAD], 1);
             s->st.events++;
+            if (__builtin_expect(s->pdes != NULL, 0)) pdes_on_event(s, &batch[i]);
             dispatch(s, &batch[i]);
         }
         if (s->deadlocked) {   /* set only by a sample, the last event of its batch */

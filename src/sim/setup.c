@@ -7,6 +7,7 @@
 #include "../net/policy.h"
 #include "../net/flit.h"
 #include "../stats/views.h"
+#include "../stats/view_pdes.h"
 #include "../cc/cc.h"
 #include "../multipath/mp.h"
 #include "../workload/internal.h"
@@ -226,6 +227,9 @@ static void setup_policies(sim_t *s, cfg_t *c)
     s->instant_limit = 64 * ((uint64_t)s->nports * s->nvc + s->nnodes) + 1000000;
     if (cfg_int(c, K_CHECK_INVARIANTS)) s->check_every = s->next_check = (uint64_t)cfg_int(c, K_CHECK_EVERY);
     views_setup(s, c);
+    if (cfg_int(c, K_VIEWS_PDES) && s->flit_mode)
+        cfg_fail(c, K_VIEWS_PDES, "counts the packet-level model's events (switch.model = packet)");
+    pdes_view_setup(s, (uint32_t)cfg_int(c, K_VIEWS_PDES));
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
     if (s->wl) {   /* closed loop: time.measure is the application's deadline, nothing to drain */
         s->end = s->stop;
@@ -244,6 +248,7 @@ void sim_free(sim_t *s)
     transport_free(s);
     flit_free(s);
     views_free(s);
+    pdes_view_free(s);
     if (s->routing && s->routing->cleanup) s->routing->cleanup(s);
     if (s->topo && s->topo->cleanup && s->topo_data) s->topo->cleanup(s);
     evq_free(&s->evq);
