@@ -82,7 +82,7 @@ def table():
     write_doc(DOC, text)
     sys.stdout.write(text)
     block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed000-fig7", "\n".join(
-        ["Command: `python3 experiments/seed000/fig7.py` (32 runs, 20 s); tables in `docs/seed000-fig7.md`, generated "
+        ["Command: `python3 experiments/seed000/fig7.py` (32 runs, seconds); tables in `docs/seed000-fig7.md`, generated "
          "from `experiments/seed000/results/fig7-432.csv`.", ""] + claims) + "\n")
 
 

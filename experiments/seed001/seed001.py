@@ -180,7 +180,7 @@ def table():
     write_doc(DOC, text)
     sys.stdout.write(text)
     block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed001", "\n".join(
-        ["Command: `python3 experiments/seed001/seed001.py` (183 runs, about 2 min on 2 workers); tables in "
+        ["Command: `python3 experiments/seed001/seed001.py` (183 runs, minutes on 2 workers); tables in "
          "`docs/seed001-drb.md`, generated from `experiments/seed001/results/`. The seed's claims: DRB's throughput "
          "35-50 % above IBA_CC's at saturation and the same below about 400 bits/us; IBA_CC's latency 2-3x DRB's in "
          "the flat part (its English version: DRB's up to 66 % lower); the hot-spot's link-load distribution about "
