@@ -5,7 +5,7 @@ the repository, without simulating anything:
     python3 experiments/docs.py        (or: make docs-results)
 
 Each experiment script has a mode that only reads its kept raw results
-(experiments/*/results/, docs/seed000/*.csv, bench/results.csv,
+(experiments/*/results/, experiments/pdes/results/, docs/seed000/*.csv, bench/results.csv,
 bench/cachegrind.csv) and writes its page(s) and its block of docs/REPRODUCING.md (the text between <!-- tag:begin --> and
 <!-- tag:end -->); this script runs each of them, and docs/CONFIG.md from
 `./icnsim keys --markdown` when the binary is built. Plots are not re-rendered
@@ -32,6 +32,7 @@ STEPS = [
     ("experiments/ibcc/schemes.py", ["--table"]),            # docs/ibcc-schemes-432.md, block ibcc-schemes
     ("experiments/ibcc/seed001.py", ["--table"]),            # docs/ibcc-seed001-torus.md, block ibcc-seed001
     ("experiments/speed.py", []),                            # blocks speed-packet, speed-flit, speed-cc, speed-cachegrind of docs/SPEED.md
+    ("experiments/pdes/windows.py", ["--table"]),            # block pdes-projection of docs/DESIGN.md
 ]
 
 
