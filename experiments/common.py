@@ -2,7 +2,7 @@
 gnuplot rendering. Each script describes its grid of runs; icnsim does the
 running (in parallel, skipping points already computed) and writes one
 summary.csv row per run plus per-run time series under <dir>/points/."""
-import csv, glob, os, shutil, subprocess, sys
+import argparse, csv, glob, os, shutil, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BIN = os.path.join(ROOT, "icnsim")
@@ -17,6 +17,20 @@ def sweep(binary, base, outdir, sets, j):
         cmd += ["-s", "%s=%s" % (k, v)]
     print("==", " ".join(cmd[2:]), file=sys.stderr, flush=True)
     subprocess.run(cmd, check=True)
+
+
+def run_or_table(doc, run, table, jobs=2):
+    """The command line of a script that runs its grid, keeps the raw results
+    and writes its table: `-j N --bin PATH`, or `--table` to write the table
+    from the kept results alone."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-j", type=int, default=jobs)
+    ap.add_argument("--bin", default=DEFAULT_BIN)
+    ap.add_argument("--table", action="store_true")
+    a = ap.parse_args()
+    if not a.table:
+        run(a)
+    table()
 
 
 def summary(outdir):

@@ -16,11 +16,11 @@ cross-part events cost a message each. T(N) = T_seq x busiest / work +
 windows x t_sync + cross x t_msg, speedup = T_seq / T(N). t_sync and t_msg
 are stated assumptions (SYNC), not measurements: a barrier among threads of
 one machine, and an MPI allreduce between hosts of a cluster."""
-import argparse, csv, glob, os, subprocess, sys
+import csv, glob, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from common import DEFAULT_BIN, ROOT, sweep  # noqa: E402
+from common import ROOT, run_or_table, sweep  # noqa: E402
 from pages import block  # noqa: E402
 
 RAW = os.path.join(HERE, "results", "windows.csv")
@@ -92,16 +92,5 @@ def table():
     block(DOC, "pdes-projection", "\n".join(L) + "\n")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-j", type=int, default=2)
-    ap.add_argument("--bin", default=DEFAULT_BIN)
-    ap.add_argument("--table", action="store_true")
-    args = ap.parse_args()
-    if not args.table:
-        run(args)
-    table()
-
-
 if __name__ == "__main__":
-    main()
+    run_or_table(__doc__, run, table)

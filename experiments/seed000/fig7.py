@@ -11,13 +11,13 @@ transpose. The trace's sizes are not in the paper: here blocks of
 workload.bytes = 64 KB, 5 iterations, 20 us of computation before each.
 
     python3 experiments/seed000/fig7.py [-j 2] [--bin PATH] [--table]"""
-import argparse, csv, os, subprocess, sys
+import csv, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from figs import ROUTINGS, SCHEMES  # noqa: E402
 sys.path.insert(0, os.path.dirname(HERE))
-from common import DEFAULT_BIN, ROOT  # noqa: E402
+from common import ROOT, run_or_table  # noqa: E402
 from pages import block, write_doc  # noqa: E402
 
 RAW = os.path.join(HERE, "results", "fig7-432.csv")
@@ -87,11 +87,4 @@ def table():
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-j", type=int, default=1, help="unused: the runs are short and run one at a time")
-    ap.add_argument("--bin", default=DEFAULT_BIN)
-    ap.add_argument("--table", action="store_true")
-    a = ap.parse_args()
-    if not a.table:
-        run(a)
-    table()
+    run_or_table(__doc__, run, table, jobs=1)   # -j is unused: the runs are short and run one at a time
