@@ -371,6 +371,8 @@ TEST(cc_bad_input_is_refused)
         { "-s cc.mode=iba -s queuing.scheme=voqnet", "VOQnet" },
         { "-s views.cc=yes", "set cc.mode = iba" },
         { "-s cc.mode=iba -s switch.buffer=1024MB", "31 bits" },
+        { "-s cc.mode=iba -s nic.queues=shared", "no effect" },   /* CC sends through flows */
+        { "-s nic.queues=shared", "no effect" },                  /* one VC: a single queue anyway */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us %s", bin(), bad[i].args);
@@ -465,4 +467,22 @@ TEST(cc_view_over_time_adds_up_to_the_totals)
     }
     fclose(f);
     CHECK(checked > 0, "cc-ports.csv lists no congested port");
+}
+
+/* flows.csv lists no flow that only waits, with per-flow or per-SL CC state
+ * (per SL a flow has no BECNs of its own). */
+TEST(cc_flows_csv_lists_no_waiting_flow)
+{
+    static const char *pc[2] = { "flow", "sl" };
+    for (int k = 0; k < 2; k++) {
+        char cmd[1024], out[4096];
+        snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -q -o /tmp/icnsim-cc-flows-%d -s output.plots=no "
+                 "-s topology.k=4 -s cc.mode=iba -s cc.port_control=%s -s traffic.scenario=hs10-1 -s time.warmup=10us "
+                 "-s time.measure=30us && awk -F, -v sl=%d 'NR > 1 { n++; if ($4 == 0 && $5 == 0 && (sl || $7 == 0)) w++ } "
+                 "END { print n + 0, w + 0 }' /tmp/icnsim-cc-flows-%d/flows.csv", bin(), k, pc[k], k, k);
+        int rows = -1, waiting = -1;
+        CHECK(run_cmd(cmd, out, sizeof out) == 0 && sscanf(out, "%d %d", &rows, &waiting) == 2, "%s: %s", pc[k], out);
+        CHECK(rows > 0 && waiting == 0,
+              "cc.port_control = %s: %d of %d rows are flows that only wait", pc[k], waiting, rows);
+    }
 }

@@ -109,7 +109,7 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path);
 void cc_timer(sim_t *s, uint32_t n, uint32_t idx);
 /* Record the CCT indices of this sample (time-series bin k - 1). */
 void cc_on_sample(sim_t *s, uint32_t k);
-/* Write cc.csv, cc-ports.csv, flows.csv and cc-timeseries.csv into dir (nothing if CC is off). */
+/* Write cc.csv, cc-ports.csv, flows.csv and cc-timeseries.csv into dir (flows.csv alone without CC, when the flow transport runs). */
 void cc_write(const sim_t *s, const char *dir);
 /* views.cc (view.c): set-up, a sample, the files (and cc-timeseries.gp for
  * any CC run), teardown. */

@@ -49,7 +49,8 @@ static void write_flows(const sim_t *s, const char *dir)
         for (uint32_t i = 0; i < tn->htcap; i++) {
             if (tn->ht[i].f == ICN_NIL) continue;
             const flow_t *fl = flow_at(t, tn->ht[i].f);
-            if (fl->tx_bytes || fl->rx_bytes || flow_cca(cc, n, fl)->becns) e[ne++] = tn->ht[i];
+            /* notified: its own BECNs (per SL there are none of its own) */
+            if (fl->tx_bytes || fl->rx_bytes || (!(cc && cc->per_sl) && fl->cc.becns)) e[ne++] = tn->ht[i];
         }
         qsort(e, ne, sizeof *e, by_dst);
         for (uint32_t k = 0; k < ne; k++) {

@@ -319,6 +319,7 @@ double cfg_double(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.d
 uint64_t cfg_u64(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.u; }
 const char *cfg_str(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].text; }
 int cfg_is_set(const cfg_t *c, key_id k) { return c->val[k].set; }
+const char *cfg_peek(const cfg_t *c, key_id k) { return c->val[k].text; }
 
 void cfg_check_unused(const cfg_t *c)
 {

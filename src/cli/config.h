@@ -55,6 +55,9 @@ double cfg_double(cfg_t *c, key_id k);
 uint64_t cfg_u64(cfg_t *c, key_id k);      /* times (ps) and sizes (bytes) */
 const char *cfg_str(cfg_t *c, key_id k);   /* names, strings, lists */
 int cfg_is_set(const cfg_t *c, key_id k);
+/* The value's text without marking the key used: for a key that takes effect
+ * only in some configurations, whose module marks it (cfg_str) where it does. */
+const char *cfg_peek(const cfg_t *c, key_id k);
 
 /* Report a bad value of key k: "file:line: key 'x' = 'v': reason", exit 2. */
 _Noreturn void cfg_fail(const cfg_t *c, key_id k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -143,16 +143,19 @@ static void setup_policies(sim_t *s, cfg_t *c)
         s->queuing->setup(s, c);
     }
     cc_setup(s, c);
-    const char *qm = cfg_str(c, K_NIC_QUEUES);
+    /* nic.queues is marked used only where it takes effect, so that a value
+     * that changes nothing (per-vc or shared on one VC, or under CC) is refused */
+    const char *qm = cfg_peek(c, K_NIC_QUEUES);
     if (strcmp(qm, "per-vc") && strcmp(qm, "shared") && strcmp(qm, "flows")) cfg_fail(c, K_NIC_QUEUES, "must be per-vc, shared or flows");
     int flows = !strcmp(qm, "flows");   /* the flow transport without CC: the CC-off baseline with the same NIC */
+    if (flows) (void)cfg_str(c, K_NIC_QUEUES);
     if (flows && s->flit_mode) cfg_fail(c, K_NIC_QUEUES, "flows: the flow transport runs on the packet-level model (switch.model = packet)");
     if (flows && s->vn) cfg_fail(c, K_NIC_QUEUES, "flows: the flow transport needs per-VC buffers; VOQnet splits them per destination");
     transport_setup(s, c, s->cc != NULL || mp_wanted(c) || flows);
     cc_attach(s);
     mp_setup(s, c);
     if (!s->tp && !s->flit_mode && !s->routing->owns_vcs && (s->nsqs > 1 || s->vn)) {
-        if (!strcmp(qm, "per-vc")) {
+        if (!strcmp(cfg_str(c, K_NIC_QUEUES), "per-vc")) {
             s->srcq_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
             s->srcqs = xcalloc((size_t)s->nnodes * s->nsqs, sizeof *s->srcqs);
             for (uint32_t n = 0; n < s->nnodes; n++) s->nic[n].srcq = &s->srcqs[(size_t)n * s->nsqs];
@@ -229,6 +232,8 @@ static void setup_policies(sim_t *s, cfg_t *c)
     views_setup(s, c);
     if (cfg_int(c, K_VIEWS_PDES) && s->flit_mode)
         cfg_fail(c, K_VIEWS_PDES, "counts the packet-level model's events (switch.model = packet)");
+    if (cfg_int(c, K_VIEWS_PDES) && s->vn)
+        cfg_fail(c, K_VIEWS_PDES, "does not follow VOQnet's per-destination credits (queuing.scheme = voqnet)");
     pdes_view_setup(s, (uint32_t)cfg_int(c, K_VIEWS_PDES));
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
     if (s->wl) {   /* closed loop: time.measure is the application's deadline, nothing to drain */

@@ -9,12 +9,13 @@
  * (the bound that load imbalance and synchronization leave), and the
  * exchanges per window the synchronization must carry.
  *
- * Parts: end node n belongs to part n * N / nodes, a switch with end nodes
- * to its first node's part (a leaf and its nodes are never split), a switch
- * without end nodes to part (switch id mod N). */
+ * Parts: a switch with end nodes (a leaf) belongs to part n * N / nodes of
+ * its first node n, and its end nodes with it (a leaf and its nodes are
+ * never split); a switch without end nodes to part (switch id mod N). */
 #include "view_pdes.h"
 #include "outfile.h"
 #include "../core/util.h"
+#include "../workload/workload.h"
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -28,6 +29,13 @@ struct pdes_view {
     uint64_t busiest;          /* the most work one window held */
 };
 
+/* The switch end node n is attached to, or ICN_NIL. */
+static uint32_t leaf_of(const sim_t *s, uint32_t n)
+{
+    uint32_t peer = s->port[s->nic[n].port].peer;
+    return peer != ICN_NIL && !(s->port[peer].dev & NIC_BIT) ? s->port[peer].dev : ICN_NIL;
+}
+
 void pdes_view_setup(sim_t *s, uint32_t parts)
 {
     if (!parts) return;
@@ -38,10 +46,12 @@ void pdes_view_setup(sim_t *s, uint32_t parts)
     v->count = xcalloc(parts, sizeof *v->count);
     for (uint32_t w = 0; w < s->nswitches; w++) v->part_of[w] = w % parts;
     for (uint32_t n = s->nnodes; n-- > 0;) {   /* downwards: a leaf ends with its first node's part */
-        uint32_t p = (uint32_t)((uint64_t)n * parts / s->nnodes);
-        v->part_of[s->nswitches + n] = p;
-        uint32_t peer = s->port[s->nic[n].port].peer;
-        if (peer != ICN_NIL && !(s->port[peer].dev & NIC_BIT)) v->part_of[s->port[peer].dev] = p;
+        uint32_t w = leaf_of(s, n);
+        if (w != ICN_NIL) v->part_of[w] = (uint32_t)((uint64_t)n * parts / s->nnodes);
+    }
+    for (uint32_t n = 0; n < s->nnodes; n++) {   /* then every node joins its leaf */
+        uint32_t w = leaf_of(s, n);
+        v->part_of[s->nswitches + n] = w != ICN_NIL ? v->part_of[w] : (uint32_t)((uint64_t)n * parts / s->nnodes);
     }
     v->cur = UINT64_MAX;
 }
@@ -103,8 +113,9 @@ void pdes_on_event(sim_t *s, const event_t *e)
     }
     case EV_DELIVER: to = from = v->part_of[s->nswitches + e->b]; break;
     case EV_XDONE: to = from = dev_part(v, s, s->port[e->a].dev); break;
-    case EV_NIC_WAKE: case EV_CC_TIMER: case EV_WL_WAKE: to = from = v->part_of[s->nswitches + e->a]; break;
-    default: return;   /* samples, the window's end: the run's, not a part's */
+    case EV_NIC_WAKE: case EV_CC_TIMER: case EV_MP_TIMER: to = from = v->part_of[s->nswitches + e->a]; break;
+    case EV_WL_WAKE: to = from = v->part_of[s->nswitches + wl_rank_node(s, e->a)]; break;
+    default: return;   /* samples, the window's end: the run's, not a part's (VOQnet is refused at set-up) */
     }
     add(s, v, to);
     if (from != to) v->cross++;

@@ -138,3 +138,4 @@ void wl_write(const sim_t *s, const char *dir)
 }
 
 simtime_t wl_makespan(const sim_t *s) { return s->wl->makespan; }
+uint32_t wl_rank_node(const sim_t *s, uint32_t rank) { return s->wl->rank[rank].node; }

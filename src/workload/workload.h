@@ -86,6 +86,7 @@ int wl_report_stuck(const sim_t *s, FILE *f);         /* ranks blocked forever; 
 void wl_write(const sim_t *s, const char *dir);
 void wl_count_generated(sim_t *s);                    /* adds its messages to the generated counts */
 simtime_t wl_makespan(const sim_t *s);
+uint32_t wl_rank_node(const sim_t *s, uint32_t rank);   /* the node rank runs on */
 void wl_list(FILE *f);
 
 #endif
