@@ -8,6 +8,7 @@
 #include "../net/flit.h"
 #include "../stats/views.h"
 #include "../transport/transport.h"
+#include "../cc/cc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,40 @@ static void tally_pkt(sim_t *s, uint32_t id, void *arg)
     struct tally *ty = arg;
     ty->cnt++;
     ty->bytes += occ_bytes(s, s->pkt[id].size);
+}
+
+/* IBA CC: the bytes queued for each switch output VL are those of the
+ * packets waiting in the switch's buffers routed to it, and the flag beside
+ * them is the VL's congested state. */
+struct ccq { sim_t *s; uint32_t port0; uint64_t *want; };
+static void cc_tally(sim_t *s, uint32_t id, void *arg)
+{
+    struct ccq *q = arg;
+    const packet_t *p = &s->pkt[id];
+    q->want[(size_t)(q->port0 + p->out) * s->nvc + p->out_vc] += occ_bytes(s, p->size);
+}
+
+static int check_cc_occupancy(sim_t *s)
+{
+    const cc_t *cc = s->cc;
+    size_t nb = (size_t)s->nports * s->nvc;
+    struct ccq q = { s, 0, xcalloc(nb, sizeof *q.want) };
+    for (uint32_t w = 0; w < s->nswitches; w++) {
+        q.port0 = s->sw[w].port0;
+        for (uint32_t b = q.port0 * s->nvc; b < (q.port0 + s->sw[w].nports) * s->nvc; b++) buffer_foreach(s, b, cc_tally, &q);
+    }
+    int bad = 0;
+    for (size_t b = 0; b < nb && !bad; b++) {
+        uint32_t count = cc->occ[b] & ~CC_CONGESTED;
+        if (count != q.want[b] || !!(cc->occ[b] & CC_CONGESTED) != cc->pvl[b].congested) {
+            fprintf(stderr, "invariant: CC: output port %zu vl %zu counts %u queued bytes (congested flag %d), buffers hold "
+                    "%llu for it (state %d)\n", b / s->nvc, b % s->nvc, count, !!(cc->occ[b] & CC_CONGESTED),
+                    (unsigned long long)q.want[b], cc->pvl[b].congested);
+            bad = 1;
+        }
+    }
+    free(q.want);
+    return bad;
 }
 
 /* switch.crossbar = queue (FIFO VCs): every transfer holds its input VC,
@@ -195,5 +230,6 @@ int sim_check_invariants(sim_t *s, int drained)
     }
     free(expect);
     if (s->xbar_queue && !s->voq_mode) bad |= check_vc_feeds(s);
+    if (s->cc) bad |= check_cc_occupancy(s);
     return bad ? -1 : 0;
 }
