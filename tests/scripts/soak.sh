@@ -24,6 +24,7 @@ cases=(
   "ft-afi|$FT -s traffic.scenario=hs10-1 -s switch.vcs=4 -s queuing.scheme=dbbm -s routing.algorithm=afi"
   "ft-oblivious|$FT -s traffic.pattern=bitrev -s routing.algorithm=oblivious"
   "ft-iba-cc|$FT -s traffic.scenario=hs10-1 -s cc.mode=iba"
+  "ft-flows-nic|$FT -s traffic.scenario=hs10-1 -s nic.queues=flows"
   "ft-iba-cc-llnl-voq-dbbm|$FT -s traffic.scenario=hs25-4 -s cc.mode=iba -s cc.preset=simula-llnl -s switch.voq=true -s switch.vcs=3 -s queuing.scheme=dbbm"
   "torus-bubble-dor|experiments/seed004/bubble-dor.ini $TORUS -s traffic.pattern=tornado"
   "torus-bubble-adaptive|experiments/seed004/bubble-adaptive.ini $TORUS -s traffic.pattern=transpose"
