@@ -233,13 +233,14 @@ static int loop(sim_t *s)
             return EXIT_INTERNAL;
         }
         s->now = t;
+        if (__builtin_expect(s->pdes != NULL, 0))   /* views.pdes: once per batch, off the per-event path */
+            for (uint32_t i = 0; i < n; i++) pdes_on_event(s, &batch[i]);
         for (uint32_t i = 0; i < n && i < 2 * PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 0);
         for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 1);
         for (uint32_t i = 0; i < n; i++) {
             if (i + 2 * PREFETCH_AHEAD < n) prefetch_event(s, &batch[i + 2 * PREFETCH_AHEAD], 0);
             if (i + PREFETCH_AHEAD < n) prefetch_event(s, &batch[i + PREFETCH_AHEAD], 1);
             s->st.events++;
-            if (__builtin_expect(s->pdes != NULL, 0)) pdes_on_event(s, &batch[i]);
             dispatch(s, &batch[i]);
         }
         if (s->deadlocked) {   /* set only by a sample, the last event of its batch */
