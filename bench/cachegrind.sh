@@ -88,3 +88,5 @@ VC3456=(experiments/seed002/base-11664.ini -s topology.k=12 -s queuing.scheme=vf
         -s time.drain=false)
 case_row seed002-hs10-1-vftree-sd-2th-3456-70us "${VC3456[@]}"
 case_row seed002-hs10-1-vftree-sd-2th-voq-3456-70us "${VC3456[@]}" -s switch.voq=true
+# The same-time events in their canonical order (time.ties): what ordering them costs.
+case_row seed002-hs10-1-vftree-sd-2th-3456-70us-canonical "${VC3456[@]}" -s time.ties=canonical

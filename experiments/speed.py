@@ -66,9 +66,16 @@ CG_DESC = {  # case of bench/cachegrind.sh: what it runs
     "seed002-hs10-1-dmodk-3456-400us-cc-iba": "same, IBA CC (opa preset)",
     "seed002-hs10-1-vftree-sd-2th-3456-70us": "HS10-1, vFtree-SD, 3 VCs, ADAP-2TH-S-K/3, 3456 nodes, 50 us + 20 us, no drain",
     "seed002-hs10-1-vftree-sd-2th-voq-3456-70us": "same, with VOQs",
+    "seed002-hs10-1-vftree-sd-2th-3456-70us-canonical": "the vFtree-SD case without VOQs, time.ties = canonical",
 }
 CG_CC_OFF = "seed002-hs10-1-dmodk-3456-400us"
 CG_CC_ON = CG_CC_OFF + "-cc-iba"
+CG_TIES = "seed002-hs10-1-vftree-sd-2th-3456-70us"
+CG_RATIOS = (  # (what, base case, case): the case's counts over the base's, per sitting
+    ("IBA CC's cost per packet-hop", CG_CC_OFF, CG_CC_ON),
+    ("The canonical order of same-time events (time.ties = canonical): its cost per packet-hop", CG_TIES,
+     CG_TIES + "-canonical"),
+)
 CG_COLS = (("ir_per_hop", "%.0f"), ("d1_miss_per_hop", "%.2f"), ("ll_miss_per_hop", "%.4f"))
 CG_SCRIPT = os.path.join(ROOT, "bench", "cachegrind.sh")
 
@@ -270,15 +277,17 @@ def cachegrind_table(rs):
     L.append("")
     L.append("Cache model (bench/cachegrind.sh): %s." % cache_model())
     L.append("")
-    L.append("IBA CC's cost per packet-hop in each sitting: the `%s` row over the `%s` row." % (CG_CC_ON, CG_CC_OFF))
-    L.append("")
-    L.append("| build | date | note | instructions | D1 misses | LL misses |")
-    L.append("|---|---|---|---|---|---|")
-    for key, s in sittings.items():
-        if CG_CC_OFF in s and CG_CC_ON in s:
-            on, off = s[CG_CC_ON], s[CG_CC_OFF]
-            L.append("| %s | %s |" % (sitting(*key), " | ".join(
-                "%.2fx" % (float(on[col]) / float(off[col])) if float(off[col]) else "" for col, _ in CG_COLS)))
+    for what, base, case in CG_RATIOS:
+        L.append("")
+        L.append("%s in each sitting: the `%s` row over the `%s` row." % (what, case, base))
+        L.append("")
+        L.append("| build | date | note | instructions | D1 misses | LL misses |")
+        L.append("|---|---|---|---|---|---|")
+        for key, s in sittings.items():
+            if base in s and case in s:
+                on, off = s[case], s[base]
+                L.append("| %s | %s |" % (sitting(*key), " | ".join(
+                    "%.2fx" % (float(on[col]) / float(off[col])) if float(off[col]) else "" for col, _ in CG_COLS)))
     return "\n".join(L) + "\n"
 
 

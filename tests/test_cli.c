@@ -67,6 +67,8 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
     expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
+    expect_error("[time]\nties = random\n", "", 2, (const char *[]){ "bad.ini:2", "time.ties", "insertion or canonical", NULL });
+    expect_error("", "-s check.shuffle_ties=-1", 2, (const char *[]){ "check.shuffle_ties", NULL });
     /* fat-tree congestion management */
     expect_error("[routing]\nalgorithm = ADAP-3TH-S-K\n", "", 2, (const char *[]){ "bad.ini:2", "routing.algorithm", "--list", NULL });
     expect_error("[topology]\nk = 4\n[routing]\nalgorithm = ADAP-TH-S-K/3\n", "", 2, (const char *[]){ "bad.ini:4", "divisor of K = 4", NULL });

@@ -506,7 +506,8 @@ TEST(ib_credit_loops_deadlock_and_datelines_do_not)
 /* `icnsim --list` names the LFT routing, the ibnetdiscover topology and every engine. */
 TEST(ib_list_names_engines)
 {
-    char cmd[512], out[16384];
+    static char out[1 << 18];   /* the whole of `keys` */
+    char cmd[512];
     snprintf(cmd, sizeof cmd, "%s --list", bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "--list failed");
     static const char *names[] = { "lft", "ibnetdiscover", "minhop", "updn", "ftree", "dor", "dfs-disjoint", "dmodk", "file", NULL };

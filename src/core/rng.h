@@ -13,7 +13,7 @@ typedef struct rng { uint64_t s[4]; } rng_t;
 
 /* Stream families: keep them disjoint so adding one never shifts another. */
 enum {
-    RNG_ARRIVAL = 1, RNG_DEST = 2, RNG_ROUTE = 3, RNG_SETUP = 4, RNG_SIZE = 5, RNG_MULTIPATH = 6
+    RNG_ARRIVAL = 1, RNG_DEST = 2, RNG_ROUTE = 3, RNG_SETUP = 4, RNG_SIZE = 5, RNG_MULTIPATH = 6, RNG_CHECK = 7
 };
 
 void rng_seed(rng_t *r, uint64_t seed, uint64_t family, uint64_t index);

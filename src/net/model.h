@@ -120,6 +120,16 @@ typedef struct sim {
     uint32_t *pend;
     uint32_t npend;
 
+    /* time.ties = canonical: the events of an instant are handled in an order
+     * of their content, not of their scheduling (src/sim/loop.c) */
+    int canon_ties;
+    int shuffle_ties;         /* check.shuffle_ties: shuffle them first (tests) */
+    rng_t tie_rng;
+    event_t *inst;            /* the instant's events, as popped, then in order */
+    struct keyed *inst_key, *inst_tmp;
+    uint32_t inst_cap;
+    uint64_t *pend_bits;      /* the devices to serve, switches then NICs, set while they are ordered */
+
     /* timing constants */
     double link_bps;
     simtime_t link_delay, routing_delay;

@@ -3,6 +3,7 @@
 #include "sim.h"
 #include "internal.h"
 #include "../core/util.h"
+#include "../core/keysort.h"
 #include "../core/units.h"
 #include "../net/link.h"
 #include "../net/policy.h"
@@ -135,8 +136,115 @@ static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
         for (uint32_t o = 0; o < sw->nports; o += 8) __builtin_prefetch(&s->want[sw->port0 + o], 0);
 }
 
+/* ---- time.ties = canonical ----
+ * The events of one instant are handled in an order of their content: by
+ * kind, so that what an instant releases (credits, ends of transfers) serves
+ * what arrives in it, the sample last (it closes its batch); within a kind,
+ * by the port, node or rank the event acts on (a node's timers then by flow
+ * or pair). Credits and ends of transfers keep the order they were popped
+ * in: each changes only its own output VL or port and marks its device for
+ * service, so any order of them leaves the same state, and sorting them (two
+ * events in three) would cost more than the rest. Events scheduled for the
+ * instant while it is handled form the next round, ordered alike, and the
+ * devices then act in id order (switches, then NICs). None of this depends
+ * on the order in which events were scheduled, so a run split into parts
+ * that schedule independently can keep it; check.shuffle_ties tests that it
+ * holds, commuting kinds included. */
+enum { NKINDS = 13 };
+static const uint8_t kind_rank[EV_STOP + 1] = {
+    [EV_CREDIT] = 0, [EV_DCREDIT] = 1, [EV_XDONE] = 2, [EV_ARRIVE] = 3, [EV_DELIVER] = 4, [EV_NIC_DONE] = 5,
+    [EV_NIC_WAKE] = 6, [EV_CC_TIMER] = 7, [EV_MP_TIMER] = 8, [EV_WL_WAKE] = 9, [EV_CYCLE] = 10, [EV_STOP] = 11,
+    [EV_SAMPLE] = NKINDS - 1,
+};
+enum { FIRST_ORDERED_RANK = 3 };   /* ranks below commute within their kind */
+
+/* An event's place within its kind. */
+static uint64_t within_kind(const event_t *e)
+{
+    unsigned k = ev_type(e);
+    uint64_t on = k == EV_DELIVER ? e->b : e->a, sub = 0;   /* a delivery's a is its packet, b its node */
+    if (k == EV_CC_TIMER) sub = e->b & CC_SL_BIT ? (e->b & (CC_NSL - 1)) : CC_NSL + (uint64_t)e->b;
+    else if (k == EV_MP_TIMER) sub = e->b;
+    if (sub >> 24) die("time.ties = canonical: timer %llu of node %u beyond the order's 24 bits", (unsigned long long)sub, e->a);
+    return on << 24 | sub;   /* byte-aligned fields: the sort's passes skip the equal ones */
+}
+
+static void shuffle(rng_t *r, void *base, uint32_t n, size_t size)
+{
+    char tmp[sizeof(event_t)], *v = base;
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = rng_below(r, i);
+        memcpy(tmp, v + (size_t)(i - 1) * size, size);
+        memcpy(v + (size_t)(i - 1) * size, v + (size_t)j * size, size);
+        memcpy(v + (size_t)j * size, tmp, size);
+    }
+}
+
+static void inst_grow(sim_t *s)
+{
+    s->inst_cap = s->inst_cap ? 2 * s->inst_cap : 1024;
+    s->inst = xrealloc(s->inst, 2 * (size_t)s->inst_cap * sizeof *s->inst);   /* popped, then ordered */
+    s->inst_key = xrealloc(s->inst_key, (size_t)s->inst_cap * sizeof *s->inst_key);
+    s->inst_tmp = xrealloc(s->inst_tmp, (size_t)s->inst_cap * sizeof *s->inst_tmp);
+}
+
+/* Pops every event of instant t (canonical ties or shuffled ones) and returns
+ * them in the order to handle them; *n gets their number. */
+static const event_t *pop_instant(sim_t *s, simtime_t t, uint32_t *n)
+{
+    uint32_t k = 0;
+    while (evq_top_time(&s->evq) == t) {
+        if (k == s->inst_cap) inst_grow(s);
+        evq_pop(&s->evq, &s->inst[k++]);
+    }
+    *n = k;
+    if (s->shuffle_ties) shuffle(&s->tie_rng, s->inst, k, sizeof *s->inst);
+    if (!s->canon_ties) {   /* shuffled insertion order: the sample still closes the batch */
+        for (uint32_t i = 0; i + 1 < k; i++)
+            if (ev_type(&s->inst[i]) == EV_SAMPLE) { event_t x = s->inst[i]; s->inst[i] = s->inst[k - 1]; s->inst[k - 1] = x; break; }
+        return s->inst;
+    }
+    uint32_t at[NKINDS] = { 0 }, end[NKINDS];   /* a counting sort by kind, then each ordered kind by its key */
+    for (uint32_t i = 0; i < k; i++) at[kind_rank[ev_type(&s->inst[i])]]++;
+    for (uint32_t r = 0, sum = 0; r < NKINDS; r++) { sum += at[r]; end[r] = sum; at[r] = sum - at[r]; }
+    for (uint32_t i = 0; i < k; i++) {
+        unsigned r = kind_rank[ev_type(&s->inst[i])];
+        s->inst_key[at[r]++] = (keyed_t){ r < FIRST_ORDERED_RANK ? 0 : within_kind(&s->inst[i]), i };
+    }
+    for (uint32_t r = FIRST_ORDERED_RANK, from = end[r - 1]; r < NKINDS; from = end[r++])
+        if (end[r] - from > 1) keysort(s->inst_key + from, s->inst_tmp, end[r] - from);
+    event_t *ord = s->inst + s->inst_cap;
+    for (uint32_t i = 0; i < k; i++) ord[i] = s->inst[s->inst_key[i].idx];
+    return ord;
+}
+
+/* The devices to serve, in id order (canonical ties) or shuffled: set in a
+ * bitmap of switches then NICs, read back in order (cheaper than a sort when,
+ * as usual, many devices act at an instant). */
+static void order_services(sim_t *s)
+{
+    if (s->shuffle_ties) shuffle(&s->tie_rng, s->pend, s->npend, sizeof *s->pend);
+    if (!s->canon_ties || s->npend < 2) return;
+    uint64_t *bits = s->pend_bits;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t i = 0; i < s->npend; i++) {
+        uint32_t d = s->pend[i], x = d & NIC_BIT ? s->nswitches + (d & ~NIC_BIT) : d;
+        bits[x >> 6] |= 1ull << (x & 63);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    uint32_t k = 0;
+    for (uint32_t w = lo >> 6; w <= hi >> 6; w++)
+        for (uint64_t b = bits[w]; b; b &= b - 1) {
+            uint32_t x = w << 6 | (uint32_t)__builtin_ctzll(b);
+            s->pend[k++] = x < s->nswitches ? x : NIC_BIT | (x - s->nswitches);
+        }
+    memset(&bits[lo >> 6], 0, ((hi >> 6) - (lo >> 6) + 1) * sizeof *bits);
+}
+
 static void run_services(sim_t *s)
 {
+    if (__builtin_expect(s->canon_ties | s->shuffle_ties, 0)) order_services(s);
     static const uint32_t dist[3] = { 2 * PREFETCH_AHEAD, PREFETCH_AHEAD, PREFETCH_AHEAD / 2 };
     for (int k = 0; k < 3; k++)
         for (uint32_t i = 0; i < s->npend && i < dist[k]; i++) prefetch_service(s, s->pend[i], k);
@@ -221,10 +329,14 @@ static int loop(sim_t *s)
         if (s->check_every && !s->npend && periodic_check(s)) return EXIT_INTERNAL;
         if (t >= s->end) break;
         uint32_t n = 0;
+        const event_t *ev = batch;
         /* A sample (the deadlock watchdog) closes its batch, so a run never
          * stops with events popped but not handled. */
-        do evq_pop(&s->evq, &batch[n++]);
-        while (n < EV_BATCH && evq_top_time(&s->evq) == t && ev_type(&batch[n - 1]) != EV_SAMPLE);
+        if (__builtin_expect(s->canon_ties | s->shuffle_ties, 0)) ev = pop_instant(s, t, &n);
+        else {
+            do evq_pop(&s->evq, &batch[n++]);
+            while (n < EV_BATCH && evq_top_time(&s->evq) == t && ev_type(&batch[n - 1]) != EV_SAMPLE);
+        }
         s->instant_events = t == s->now ? s->instant_events + n : n;
         if (s->instant_events > s->instant_limit) {
             if (s->progress_tty) fputc('\n', stderr);
@@ -234,14 +346,14 @@ static int loop(sim_t *s)
         }
         s->now = t;
         if (__builtin_expect(s->pdes != NULL, 0))   /* views.pdes: once per batch, off the per-event path */
-            for (uint32_t i = 0; i < n; i++) pdes_on_event(s, &batch[i]);
-        for (uint32_t i = 0; i < n && i < 2 * PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 0);
-        for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++) prefetch_event(s, &batch[i], 1);
+            for (uint32_t i = 0; i < n; i++) pdes_on_event(s, &ev[i]);
+        for (uint32_t i = 0; i < n && i < 2 * PREFETCH_AHEAD; i++) prefetch_event(s, &ev[i], 0);
+        for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++) prefetch_event(s, &ev[i], 1);
         for (uint32_t i = 0; i < n; i++) {
-            if (i + 2 * PREFETCH_AHEAD < n) prefetch_event(s, &batch[i + 2 * PREFETCH_AHEAD], 0);
-            if (i + PREFETCH_AHEAD < n) prefetch_event(s, &batch[i + PREFETCH_AHEAD], 1);
+            if (i + 2 * PREFETCH_AHEAD < n) prefetch_event(s, &ev[i + 2 * PREFETCH_AHEAD], 0);
+            if (i + PREFETCH_AHEAD < n) prefetch_event(s, &ev[i + PREFETCH_AHEAD], 1);
             s->st.events++;
-            dispatch(s, &batch[i]);
+            dispatch(s, &ev[i]);
         }
         if (s->deadlocked) {   /* set only by a sample, the last event of its batch */
             if (s->progress_tty) fputc('\n', stderr);

@@ -229,6 +229,11 @@ static void setup_policies(sim_t *s, cfg_t *c)
      * cannot see because time no longer reaches its next sample. */
     s->instant_limit = 64 * ((uint64_t)s->nports * s->nvc + s->nnodes) + 1000000;
     if (cfg_int(c, K_CHECK_INVARIANTS)) s->check_every = s->next_check = (uint64_t)cfg_int(c, K_CHECK_EVERY);
+    const char *ties = cfg_str(c, K_TIME_TIES);
+    if (strcmp(ties, "insertion") && strcmp(ties, "canonical")) cfg_fail(c, K_TIME_TIES, "must be insertion or canonical");
+    if ((s->canon_ties = !strcmp(ties, "canonical")))
+        s->pend_bits = xcalloc(((size_t)s->nswitches + s->nnodes + 63) / 64, sizeof *s->pend_bits);
+    if ((s->shuffle_ties = cfg_int(c, K_CHECK_SHUFFLE_TIES) > 0)) rng_seed(&s->tie_rng, s->seed, RNG_CHECK, (uint64_t)cfg_int(c, K_CHECK_SHUFFLE_TIES));
     views_setup(s, c);
     if (cfg_int(c, K_VIEWS_PDES) && s->flit_mode)
         cfg_fail(c, K_VIEWS_PDES, "counts the packet-level model's events (switch.model = packet)");
@@ -263,6 +268,7 @@ void sim_free(sim_t *s)
     voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
     free(s->pkt); free(s->ptime); free(s->parr); free(s->pext); free(s->proute); free(s->msg_left); free(s->msg_gen); free(s->pend);
+    free(s->inst); free(s->inst_key); free(s->inst_tmp); free(s->pend_bits);
     free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
     stats_free(&s->st);
     memset(s, 0, sizeof *s);
