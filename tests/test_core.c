@@ -40,6 +40,23 @@ TEST(core_rng_streams_are_independent_and_uniform)
     for (int i = 0; i < 10; i++) CHECK_NEAR(cnt[i], 10000, 400, "rng_below frequency");
 }
 
+TEST(core_histogram_sums_are_exact_in_any_order)
+{
+    /* past 2^53 a double sum would lose the ones and depend on the order of
+     * the additions; the picosecond sums must not (parts of a run add theirs
+     * up in any order) */
+    const uint64_t v[] = { 1ull << 53, 1, 1, 3, (1ull << 60) + 1, 7 };
+    hist_t a, b;
+    hist_init(&a);
+    hist_init(&b);
+    psum_t want = 0;
+    for (int i = 0; i < 6; i++) { hist_add(&a, v[i]); hist_add(&b, v[5 - i]); want += v[i]; }
+    CHECK(a.sum == want && b.sum == want, "sums %.17g and %.17g, want %.17g", (double)a.sum, (double)b.sum, (double)want);
+    CHECK(a.sum - (1ull << 53) - ((1ull << 60) + 1) == 12, "the small values were lost");
+    hist_free(&a);
+    hist_free(&b);
+}
+
 TEST(core_histogram_quantiles_within_two_percent)
 {
     hist_t h;

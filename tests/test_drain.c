@@ -35,7 +35,7 @@ static void sweep_loads(const char *label, const char *ini, const double *loads,
             CHECK(r.unstable, "%s load %g: accepted %.3f of %.3f offered, not marked unstable", label, loads[i], r.accepted, r.offered);
         }
         /* the packets still out were generated in the window */
-        double out = s.st.w_gen_tsum - s.st.w_done_tsum;
+        double out = (double)((__int128)s.st.w_gen_tsum2 - 2 * (__int128)s.st.w_done_tsum) / 2;
         CHECK(out >= (double)r.undrained * (double)s.warmup - 1 && out <= (double)r.undrained * (double)s.stop + 1,
               "%s load %g: %llu undrained packets with generation times summing to %.0f ps", label, loads[i],
               (unsigned long long)r.undrained, out);

@@ -152,7 +152,7 @@ static void srcq_pull(sim_t *s, uint32_t n)
             s->st.src_drops += npk;
             if (in_measure(s, c->msg_gen)) {
                 s->st.w_src_drops += npk;
-                s->st.w_done_tsum += (double)npk * (double)c->msg_gen;
+                s->st.w_done_tsum += (psum_t)npk * c->msg_gen;
                 drain_check(s);
             }
             if (c->msg_id != ICN_NIL) { s->msg_left[c->msg_id] = s->msg_free; s->msg_free = c->msg_id; }
@@ -253,7 +253,7 @@ void nic_deliver(sim_t *s, uint32_t id)
     if (bin >= 0) {
         st->ts_del_bytes[bin] += p->size;
         st->ts_del_pkts[bin]++;
-        st->ts_lat_sum[bin] += (double)(s->now - pt->gen);
+        st->ts_lat_sum[bin] += s->now - pt->gen;
         if (__builtin_expect(st->ts_net_sum != NULL, 0)) ts_latency_add(st, bin, s->now - pt->gen, s->now - pt->inj);
         if (__builtin_expect(s->views != NULL, 0)) views_on_deliver(s, id, (uint32_t)bin);
     }
@@ -278,7 +278,7 @@ void nic_deliver(sim_t *s, uint32_t id)
         hist_add(&st->net, s->now - pt->inj);
         st->w_hops_sum += p->hops;
         st->w_lat_pkts++;
-        st->w_done_tsum += (double)pt->gen;
+        st->w_done_tsum += pt->gen;
         if (msg_done) hist_add(&st->msg, s->now - msg_gen);
         drain_check(s);
     }
@@ -299,7 +299,7 @@ void nic_count_generated(sim_t *s)
     stats_t *st = &s->st;
     simtime_t slot = msg_slot(s);
     st->gen_pkts = st->w_gen_pkts = st->w_gen_bytes = 0;   /* called at the window's end and the run's: starts afresh */
-    st->w_gen_tsum = 0;
+    st->w_gen_tsum2 = 0;
     memset(st->ts_gen_pkts, 0, st->nbins * sizeof *st->ts_gen_pkts);
     memset(st->ts_gen_bytes, 0, st->nbins * sizeof *st->ts_gen_bytes);
     for (uint32_t n = 0; n < s->nnodes; n++) {
@@ -318,7 +318,7 @@ void nic_count_generated(sim_t *s)
             st->w_gen_pkts += win * npk;
             if (win) {   /* times t + k g for k in [k0, k0 + win) */
                 simtime_t k0 = s->warmup > t ? (s->warmup - t + g - 1) / g : 0;
-                st->w_gen_tsum += (double)npk * (double)win * ((double)t + (double)g * ((double)k0 + (double)(win - 1) / 2));
+                st->w_gen_tsum2 += (psum_t)npk * win * (2 * (psum_t)t + (psum_t)g * (2 * k0 + win - 1));
             }
             st->w_gen_bytes += win * s->msg_size;
             for (uint32_t b = 0; b < st->nbins; b++) {
@@ -337,7 +337,7 @@ void nic_count_generated(sim_t *s)
             if (t >= s->warmup && t < s->stop) {
                 st->w_gen_pkts += npk;
                 st->w_gen_bytes += size;
-                st->w_gen_tsum += (double)npk * (double)t;
+                st->w_gen_tsum2 += 2 * (psum_t)npk * t;
             }
             t = nic_next_arrival(s, n, &r, t);
         }

@@ -31,12 +31,12 @@ void hist_add(hist_t *h, uint64_t v)
 {
     h->cnt[bucket(v)]++;
     h->n++;
-    h->sum += (double)v;
+    h->sum += v;
     if (v > h->max) h->max = v;
     if (v < h->min) h->min = v;
 }
 
-double hist_mean(const hist_t *h) { return h->n ? h->sum / (double)h->n : 0.0; }
+double hist_mean(const hist_t *h) { return h->n ? (double)h->sum / (double)h->n : 0.0; }
 
 double hist_quantile(const hist_t *h, double q)
 {

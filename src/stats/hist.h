@@ -6,9 +6,14 @@
 
 #define HIST_BUCKETS 3776
 
+/* Sums of picoseconds are exact integers: no order of additions changes
+ * them (parts of a run can add theirs up in any order), and 128 bits hold
+ * any run's. */
+typedef unsigned __int128 psum_t;
+
 typedef struct hist {
     uint64_t n, max, min;
-    double sum;
+    psum_t sum;
     uint64_t *cnt;
 } hist_t;
 

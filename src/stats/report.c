@@ -64,8 +64,9 @@ void result_compute(const sim_t *s, result_t *r)
     uint64_t in = st->w_lat_pkts + st->w_src_drops;
     r->undrained = st->w_gen_pkts > in ? st->w_gen_pkts - in : 0;
     if (s->drain_max && r->undrained) {   /* the packets still out count with their age at the end: a lower bound */
-        double age = (double)r->undrained * (double)s->end - (st->w_gen_tsum - st->w_done_tsum);
-        r->lat_mean = (st->lat.sum + age) / (double)(st->lat.n + r->undrained) / 1e3;
+        __int128 out2 = (__int128)st->w_gen_tsum2 - 2 * (__int128)st->w_done_tsum;   /* twice the generation times still out */
+        double age = (double)r->undrained * (double)s->end - (double)out2 / 2;
+        r->lat_mean = ((double)st->lat.sum + age) / (double)(st->lat.n + r->undrained) / 1e3;
     }
     r->lat_p50 = hist_quantile(&st->lat, 0.50) / 1e3;
     r->lat_p99 = hist_quantile(&st->lat, 0.99) / 1e3;
@@ -149,7 +150,7 @@ void write_timeseries(const sim_t *s, const char *path)
         fprintf(f, "%.3f,%.3f,%.6f,%.6f,%llu,%llu,%llu,%llu,%.3f\n", a / 1e6, b / 1e6, acc, off,
                 (unsigned long long)st->ts_inj_pkts[i], (unsigned long long)st->ts_del_pkts[i],
                 (unsigned long long)st->ts_gen_pkts[i], (unsigned long long)st->ts_innet[i],
-                st->ts_del_pkts[i] ? st->ts_lat_sum[i] / (double)st->ts_del_pkts[i] / 1e3 : 0.0);
+                st->ts_del_pkts[i] ? (double)st->ts_lat_sum[i] / (double)st->ts_del_pkts[i] / 1e3 : 0.0);
     }
     out_close(&o);
 }

@@ -18,7 +18,7 @@ void stats_init(stats_t *st, uint64_t interval, uint64_t end)
     st->ts_gen_pkts = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_gen_bytes = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_innet = xcalloc(st->nbins, sizeof(uint64_t));
-    st->ts_lat_sum = xcalloc(st->nbins, sizeof(double));
+    st->ts_lat_sum = xcalloc(st->nbins, sizeof *st->ts_lat_sum);
 }
 
 void stats_free(stats_t *st)
@@ -40,7 +40,7 @@ void stats_free(stats_t *st)
 
 void stats_latency_series(stats_t *st)
 {
-    st->ts_net_sum = xcalloc(st->nbins, sizeof(double));
+    st->ts_net_sum = xcalloc(st->nbins, sizeof *st->ts_net_sum);
     st->ts_lat_max = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_net_max = xcalloc(st->nbins, sizeof(uint64_t));
 }

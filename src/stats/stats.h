@@ -19,15 +19,15 @@ typedef struct stats {
     /* sums of the generation times (ps) of the window's packets: all of them
      * (from the replay), and those delivered or dropped; the difference dates
      * the packets still out at the end (censored in the mean latency) */
-    double w_gen_tsum, w_done_tsum;
+    psum_t w_gen_tsum2, w_done_tsum;   /* w_gen_tsum2: twice the sum (the closed form of constant gaps has halves) */
     hist_t lat, net, msg;     /* generation->delivery, injection->delivery, message */
     /* time series, bin i covers [i*interval, (i+1)*interval) */
     uint64_t interval;
     uint32_t nbins;
     uint64_t *ts_del_bytes, *ts_del_pkts, *ts_inj_pkts, *ts_gen_pkts, *ts_gen_bytes, *ts_innet;
-    double *ts_lat_sum;
+    psum_t *ts_lat_sum;
     /* views.latency: also the network latency and both maxima (NULL when off) */
-    double *ts_net_sum;
+    psum_t *ts_net_sum;
     uint64_t *ts_lat_max, *ts_net_max;
     /* end of run */
     uint64_t gen_pkts;        /* all generated up to the end (source queues included) */
@@ -51,7 +51,7 @@ void stats_latency_series(stats_t *st);
 /* A delivery of total latency lat and network latency net in bin b. */
 static inline void ts_latency_add(stats_t *st, int64_t b, uint64_t lat, uint64_t net)
 {
-    st->ts_net_sum[b] += (double)net;
+    st->ts_net_sum[b] += net;
     if (lat > st->ts_lat_max[b]) st->ts_lat_max[b] = lat;
     if (net > st->ts_net_max[b]) st->ts_net_max[b] = net;
 }

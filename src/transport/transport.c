@@ -284,7 +284,7 @@ static void pull(sim_t *s, uint32_t n)
             s->st.src_drops += npk;
             if (in_measure(s, msg.gen)) {
                 s->st.w_src_drops += npk;
-                s->st.w_done_tsum += (double)npk * (double)msg.gen;
+                s->st.w_done_tsum += (psum_t)npk * msg.gen;
                 drain_check(s);
             }
             if (msg.msg != ICN_NIL) { s->msg_left[msg.msg] = s->msg_free; s->msg_free = msg.msg; }
