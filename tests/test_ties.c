@@ -63,30 +63,13 @@ static const struct {
                                      "load=0.8", "cc.mode=iba", "multipath.scheme=drb-ib", NULL } },
 };
 
-static const char *bin(void)
-{
-    const char *b = getenv("ICNSIM");
-    return b ? b : "./icnsim";
-}
-
-/* Runs case i through the command line; returns a digest of every result
- * file it wrote but perf.csv (times), summary.csv from its status column on
- * (the keys before it name the shuffle), or 0 if the run failed. */
 static unsigned long run(size_t i, const char *ties, int shuffle)
 {
-    static char tmp[256];
-    char cmd[4096], out[256];
-    test_tmpdir(tmp, sizeof tmp, "ties");
+    char sh[48];
+    snprintf(sh, sizeof sh, "check.shuffle_ties=%d", shuffle);
     const char *file = !cases[i].ini ? "experiments/seed002/base-432.ini"
                      : !strcmp(cases[i].ini, "t4") ? "experiments/seed004/base.ini" : cases[i].ini;
-    int n = snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/run -s output.plots=no -s %s -s check.shuffle_ties=%d", bin(), file,
-                     tmp, ties, shuffle);
-    for (size_t k = 0; cases[i].sets[k]; k++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -s %s", cases[i].sets[k]);
-    snprintf(cmd + n, sizeof cmd - (size_t)n, " && cd %s/run && { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "
-             "\"status\") c = i } { o = $c; for (i = c + 1; i <= NF; i++) o = o \",\" $i; print o }' summary.csv; "
-             "cat $(ls *.csv | grep -v -e '^perf.csv$' -e '^summary.csv$'); } | cksum", tmp);
-    if (run_cmd(cmd, out, sizeof out)) return 0;
-    return strtoul(out, NULL, 10);
+    return cli_results_digest(file, cases[i].sets, (const char *[]){ ties, sh, NULL });
 }
 
 TEST(canonical_ties_do_not_depend_on_the_scheduling_order)

@@ -85,6 +85,22 @@ const char *test_tmpdir(char *buf, size_t n, const char *tag)
     return buf;
 }
 
+unsigned long cli_results_digest(const char *file, const char *const *sets, const char *const *more)
+{
+    static char tmp[256];
+    char cmd[4096], out[256];
+    const char *b = getenv("ICNSIM");
+    test_tmpdir(tmp, sizeof tmp, "digest");
+    int n = snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/run -s output.plots=no", b ? b : "./icnsim", file, tmp);
+    for (size_t k = 0; sets && sets[k]; k++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -s %s", sets[k]);
+    for (size_t k = 0; more && more[k]; k++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -s %s", more[k]);
+    snprintf(cmd + n, sizeof cmd - (size_t)n, " && cd %s/run && { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "
+             "\"status\") c = i } { o = $c; for (i = c + 1; i <= NF; i++) o = o \",\" $i; print o }' summary.csv; "
+             "cat $(ls *.csv | grep -v -e '^perf.csv$' -e '^summary.csv$'); } | cksum", tmp);
+    if (run_cmd(cmd, out, sizeof out)) return 0;
+    return strtoul(out, NULL, 10);
+}
+
 int cube_walk(sim_t *s, uint32_t a, uint32_t b, walk_pick_fn pick, void *arg)
 {
     const cube_t *q = cube_get(s);

@@ -23,6 +23,11 @@ int cube_walk(sim_t *s, uint32_t a, uint32_t b, walk_pick_fn pick, void *arg);
 /* A fresh directory /tmp/icnsim-<tag>-<pid>, made once into buf (n bytes)
  * on the first call; returns buf. */
 const char *test_tmpdir(char *buf, size_t n, const char *tag);
+/* Run icnsim on an INI file with -s sets, then -s more (NULL-ended lists,
+ * either NULL); returns a digest of every result file it wrote but perf.csv
+ * (times) and summary.csv's key columns (the results from its status column
+ * on count), or 0 if the run failed. */
+unsigned long cli_results_digest(const char *file, const char *const *sets, const char *const *more);
 /* Run a shell command; returns its exit status; output captured into buf. */
 int run_cmd(const char *cmd, char *buf, size_t n);
 

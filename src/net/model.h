@@ -59,6 +59,9 @@ typedef struct net_hooks {
     int (*take)(struct sim *s, uint32_t n);
     void (*msg_sent)(struct sim *s, uint32_t n, uint32_t msg);
     void (*msg_done)(struct sim *s, uint32_t msg);
+    /* A partitioned run (time.parts): schedule an event in the queue of the
+     * part that owns its target, in place of the run's one queue. */
+    void (*push)(struct sim *s, simtime_t t, unsigned type, uint32_t a, uint32_t b);
 } net_hooks_t;
 
 typedef struct sim {
@@ -163,6 +166,7 @@ typedef struct sim {
     uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
     srcq_t *srcqs;           /* [node * nsqs]: every node's source queues */
     struct views *views;     /* per-link / per-VC views (src/stats/views.c), NULL if off */
+    struct parts *parts;     /* time.parts: the partitioned run's queues (src/sim/parts.c), NULL if off */
     struct pdes_view *pdes;  /* views.pdes: parallel-run window statistics (src/stats/view_pdes.c), NULL if off */
     net_hooks_t hooks;
     struct transport *tp;    /* flows and control packets at the NICs (src/transport/), NULL if off */
@@ -217,6 +221,13 @@ static inline void drain_check(sim_t *s)
 }
 
 /* Mark a device for service at the current time (coalesced). */
+/* Schedule an event of the network model. */
+static inline void sim_push(sim_t *s, simtime_t t, unsigned type, uint32_t a, uint32_t b)
+{
+    if (__builtin_expect(s->hooks.push != NULL, 0)) s->hooks.push(s, t, type, a, b);
+    else evq_push(&s->evq, t, type, a, b);
+}
+
 static inline void sim_touch_switch(sim_t *s, uint32_t w)
 {
     if (!s->sw[w].pending) { s->sw[w].pending = 1; s->pend[s->npend++] = w; }

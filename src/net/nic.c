@@ -86,7 +86,7 @@ int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc)
         if (c->next_gen > s->now) {
             if (c->next_gen != SIMTIME_MAX && c->wake_at != c->next_gen && c->next_gen < s->end) {
                 c->wake_at = c->next_gen;
-                evq_push(&s->evq, c->next_gen, EV_NIC_WAKE, n, 0);
+                sim_push(s, c->next_gen, EV_NIC_WAKE, n, 0);
             }
             return 0;
         }
@@ -224,7 +224,7 @@ static void srcq_service(sim_t *s, uint32_t n)
      * (Busy: the end of the transmission serves the node.) */
     if (!c->busy && c->next_gen != SIMTIME_MAX && c->next_gen < s->end && c->wake_at != c->next_gen) {
         c->wake_at = c->next_gen;
-        evq_push(&s->evq, c->next_gen, EV_NIC_WAKE, n, 0);
+        sim_push(s, c->next_gen, EV_NIC_WAKE, n, 0);
     }
 }
 

@@ -21,17 +21,17 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     if (s->vn && !o->peer_nic) voqnet_take(s, peer, p->dst, occ);
     else s->credits[cv] -= (int32_t)occ;
     o->out_busy = 1;
-    evq_push(&s->evq, s->now + ser, EV_XDONE, go, 0);
+    sim_push(s, s->now + ser, EV_XDONE, go, 0);
     s->st.pkt_hops++;
     if (__builtin_expect(s->views != NULL, 0)) views_on_send(s, go, id);
-    s->last_progress = s->now;
+    if (s->now > s->last_progress) s->last_progress = s->now;   /* parts of a partitioned run send out of time order */
     if (o->peer_nic) {
         /* The sink drains at link rate: the space is free once the tail is in.
          * End nodes' ports follow the switches' in node order. */
-        evq_push(&s->evq, s->now + s->link_delay + ser, EV_DELIVER, id, peer - (s->nports - s->nnodes));
-        evq_push(&s->evq, s->now + 2 * s->link_delay + ser, EV_CREDIT, cv, occ);
+        sim_push(s, s->now + s->link_delay + ser, EV_DELIVER, id, peer - (s->nports - s->nnodes));
+        sim_push(s, s->now + 2 * s->link_delay + ser, EV_CREDIT, cv, occ);
     } else {
-        evq_push(&s->evq, s->now + s->link_delay + s->routing_delay, EV_ARRIVE, peer, id);
+        sim_push(s, s->now + s->link_delay + s->routing_delay, EV_ARRIVE, peer, id);
     }
 }
 
@@ -170,7 +170,7 @@ void port_xdone(sim_t *s, uint32_t go)
         voqnet_release(s, go);
     } else {
         s->vq[o->feed * s->nvc + o->rel_vc].bytes -= o->rel_bytes;
-        evq_push(&s->evq, s->now + s->link_delay, EV_CREDIT, in->peer * s->nvc + o->rel_vc, o->rel_bytes);
+        sim_push(s, s->now + s->link_delay, EV_CREDIT, in->peer * s->nvc + o->rel_vc, o->rel_bytes);
     }
     sim_touch_switch(s, o->dev);
 }

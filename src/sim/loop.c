@@ -44,7 +44,7 @@ static void sample(sim_t *s, uint32_t k)
     if (!s->pkt_live) s->last_progress = s->now;
     if (s->progress_tty) progress_line(s);
     simtime_t next = (simtime_t)(k + 1) * st->interval;
-    if (next <= s->end) evq_push(&s->evq, next, EV_SAMPLE, k + 1, 0);
+    if (next <= s->end) sim_push(s, next, EV_SAMPLE, k + 1, 0);
 }
 
 /* The measurement window ends: the last time-series sample, and the drain
@@ -138,25 +138,25 @@ static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
 
 /* ---- time.ties = canonical ----
  * The events of one instant are handled in an order of their content: by
- * kind, so that what an instant releases (credits, ends of transfers) serves
- * what arrives in it, the sample last (it closes its batch); within a kind,
- * by the port, node or rank the event acts on (a node's timers then by flow
- * or pair). Credits and ends of transfers keep the order they were popped
- * in: each changes only its own output VL or port and marks its device for
- * service, so any order of them leaves the same state, and sorting them (two
- * events in three) would cost more than the rest. Events scheduled for the
- * instant while it is handled form the next round, ordered alike, and the
- * devices then act in id order (switches, then NICs). None of this depends
- * on the order in which events were scheduled, so a run split into parts
- * that schedule independently can keep it; check.shuffle_ties tests that it
- * holds, commuting kinds included. */
+ * kind, the sample and the window's end first (they see the network as the
+ * instant finds it, as at the barrier of a partitioned run), then what an
+ * instant releases (credits, ends of transfers) before what arrives in it;
+ * within a kind, by the port, node or rank the event acts on (a node's timers
+ * then by flow or pair). Credits and ends of transfers keep the order they
+ * were popped in: each changes only its own output VL or port and marks its
+ * device for service, so any order of them leaves the same state, and
+ * sorting them (two events in three) would cost more than the rest. Events
+ * scheduled for the instant while it is handled form the next round, ordered
+ * alike, and the devices then act in id order (switches, then NICs). None of
+ * this depends on the order in which events were scheduled, so a run split
+ * into parts that schedule independently can keep it; check.shuffle_ties
+ * tests that it holds, commuting kinds included. */
 enum { NKINDS = 13 };
 static const uint8_t kind_rank[EV_STOP + 1] = {
-    [EV_CREDIT] = 0, [EV_DCREDIT] = 1, [EV_XDONE] = 2, [EV_ARRIVE] = 3, [EV_DELIVER] = 4, [EV_NIC_DONE] = 5,
-    [EV_NIC_WAKE] = 6, [EV_CC_TIMER] = 7, [EV_MP_TIMER] = 8, [EV_WL_WAKE] = 9, [EV_CYCLE] = 10, [EV_STOP] = 11,
-    [EV_SAMPLE] = NKINDS - 1,
+    [EV_SAMPLE] = 0, [EV_STOP] = 1, [EV_CREDIT] = 2, [EV_DCREDIT] = 3, [EV_XDONE] = 4, [EV_ARRIVE] = 5, [EV_DELIVER] = 6,
+    [EV_NIC_DONE] = 7, [EV_NIC_WAKE] = 8, [EV_CC_TIMER] = 9, [EV_MP_TIMER] = 10, [EV_WL_WAKE] = 11, [EV_CYCLE] = NKINDS - 1,
 };
-enum { FIRST_ORDERED_RANK = 3 };   /* ranks below commute within their kind */
+enum { COMMUTING_FROM = 2, ORDERED_FROM = 5 };   /* ranks [COMMUTING_FROM, ORDERED_FROM) commute within their kind */
 
 /* An event's place within its kind. */
 static uint64_t within_kind(const event_t *e)
@@ -209,10 +209,10 @@ static const event_t *pop_instant(sim_t *s, simtime_t t, uint32_t *n)
     for (uint32_t r = 0, sum = 0; r < NKINDS; r++) { sum += at[r]; end[r] = sum; at[r] = sum - at[r]; }
     for (uint32_t i = 0; i < k; i++) {
         unsigned r = kind_rank[ev_type(&s->inst[i])];
-        s->inst_key[at[r]++] = (keyed_t){ r < FIRST_ORDERED_RANK ? 0 : within_kind(&s->inst[i]), i };
+        s->inst_key[at[r]++] = (keyed_t){ r >= COMMUTING_FROM && r < ORDERED_FROM ? 0 : within_kind(&s->inst[i]), i };
     }
-    for (uint32_t r = FIRST_ORDERED_RANK, from = end[r - 1]; r < NKINDS; from = end[r++])
-        if (end[r] - from > 1) keysort(s->inst_key + from, s->inst_tmp, end[r] - from);
+    for (uint32_t r = 0, from = 0; r < NKINDS; from = end[r++])
+        if ((r < COMMUTING_FROM || r >= ORDERED_FROM) && end[r] - from > 1) keysort(s->inst_key + from, s->inst_tmp, end[r] - from);
     event_t *ord = s->inst + s->inst_cap;
     for (uint32_t i = 0; i < k; i++) ord[i] = s->inst[s->inst_key[i].idx];
     return ord;
@@ -320,14 +320,14 @@ static int periodic_check(sim_t *s)
     return 1;
 }
 
-static int loop(sim_t *s)
+int sim_run_until(sim_t *s, simtime_t limit)
 {
     event_t batch[EV_BATCH];
     for (;;) {
         simtime_t t = evq_top_time(&s->evq);
         if (s->npend && t > s->now) { run_services(s); continue; }
         if (s->check_every && !s->npend && periodic_check(s)) return EXIT_INTERNAL;
-        if (t >= s->end) break;
+        if (t >= limit || t >= s->end) return EXIT_OK;   /* a drain may end the run early */
         uint32_t n = 0;
         const event_t *ev = batch;
         /* A sample (the deadlock watchdog) closes its batch, so a run never
@@ -355,19 +355,29 @@ static int loop(sim_t *s)
             s->st.events++;
             dispatch(s, &ev[i]);
         }
-        if (s->deadlocked) {   /* set only by a sample, the last event of its batch */
-            if (s->progress_tty) fputc('\n', stderr);
-            if (s->flit_mode) flit_deadlock_report(s);
-            else deadlock_report(s);
+        if (s->deadlocked) {   /* set only by a sample, which the batch handles whole */
+            sim_report_deadlock(s);
             return EXIT_DEADLOCK;
         }
     }
+}
+
+void sim_report_deadlock(sim_t *s)
+{
+    if (s->progress_tty) fputc('\n', stderr);
+    if (s->flit_mode) flit_deadlock_report(s);
+    else deadlock_report(s);
+}
+
+static int loop(sim_t *s)
+{
+    int rc = s->parts ? parts_loop(s) : sim_run_until(s, s->end);
+    if (rc != EXIT_OK) return rc;
     if (s->progress_tty) fprintf(stderr, "\r%70s\r", "");
     s->now = s->end;
     if (s->pkt_live && s->now - s->last_progress >= s->deadlock_after) {   /* stalled near the end */
         s->deadlocked = 1;
-        if (s->flit_mode) flit_deadlock_report(s);
-        else deadlock_report(s);
+        sim_report_deadlock(s);
         return EXIT_DEADLOCK;
     }
     return EXIT_OK;

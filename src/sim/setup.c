@@ -25,6 +25,9 @@ static void list_names_fail(cfg_t *c, key_id k, const char *what)
     cfg_fail(c, k, "unknown %s (run `icnsim --list` for the choices)", what);
 }
 
+/* time.parts, after everything it depends on is set up */
+static void parts_check(sim_t *s, cfg_t *c);
+
 void sim_setup(sim_t *s, cfg_t *c)
 {
     memset(s, 0, sizeof *s);
@@ -212,7 +215,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
         nc->next_gen = nc->silent ? SIMTIME_MAX : first;
         if (nc->next_gen < s->end) {
             nc->wake_at = nc->next_gen;
-            evq_push(&s->evq, nc->next_gen, EV_NIC_WAKE, n, 0);
+            sim_push(s, nc->next_gen, EV_NIC_WAKE, n, 0);
         }
     }
     uint64_t interval = cfg_u64(c, K_TIME_INTERVAL);
@@ -247,11 +250,32 @@ static void setup_policies(sim_t *s, cfg_t *c)
         wl_start(s);
     }
     if (s->drain_max) evq_push(&s->evq, s->stop, EV_STOP, 0, 0);
+    parts_check(s, c);
     cfg_check_unused(c);
+}
+
+/* time.parts: what the partitioned loop (src/sim/parts.c) handles so far. */
+static void parts_check(sim_t *s, cfg_t *c)
+{
+    uint32_t n = (uint32_t)cfg_int(c, K_TIME_PARTS);
+    if (n < 2) return;
+    const char *why = !s->canon_ties ? "needs time.ties = canonical, the order it reproduces"
+                    : s->flit_mode ? "runs the packet-level model (switch.model = packet)"
+                    : s->vn ? "does not split VOQnet's per-destination credits (queuing.scheme = voqnet)"
+                    : s->tp ? "does not split the flow transport yet (cc.mode, multipath.scheme, nic.queues = flows)"
+                    : s->wl ? "does not split a workload's ranks yet (workload.source)"
+                    : s->views || s->pdes ? "does not split the views yet (views.*, output.links and the like)"
+                    : s->drain_max ? "ends with the window: set time.drain = false (the drain's end is known only after it)"
+                    : s->check_every ? "cannot check invariants between windows yet (check.invariants)"
+                    : !s->link_delay ? "needs a link delay: it is the lookahead, the window the parts run alone"
+                    : n > s->nnodes ? "asks for more parts than end nodes" : NULL;
+    if (why) cfg_fail(c, K_TIME_PARTS, "%s", why);
+    parts_setup(s, n);
 }
 
 void sim_free(sim_t *s)
 {
+    parts_free(s);
     wl_free(s);
     mp_free(s);
     cc_free(s);

@@ -15,6 +15,7 @@
 #include "view_pdes.h"
 #include "outfile.h"
 #include "../core/util.h"
+#include "../net/partition.h"
 #include "../workload/workload.h"
 #include <inttypes.h>
 #include <stdlib.h>
@@ -29,30 +30,14 @@ struct pdes_view {
     uint64_t busiest;          /* the most work one window held */
 };
 
-/* The switch end node n is attached to, or ICN_NIL. */
-static uint32_t leaf_of(const sim_t *s, uint32_t n)
-{
-    uint32_t peer = s->port[s->nic[n].port].peer;
-    return peer != ICN_NIL && !(s->port[peer].dev & NIC_BIT) ? s->port[peer].dev : ICN_NIL;
-}
-
 void pdes_view_setup(sim_t *s, uint32_t parts)
 {
     if (!parts) return;
     pdes_view_t *v = s->pdes = xcalloc(1, sizeof *v);
     v->parts = parts;
     v->window = s->link_delay ? s->link_delay : 1;
-    v->part_of = xmalloc(((size_t)s->nswitches + s->nnodes) * sizeof *v->part_of);
+    v->part_of = net_partition(s, parts);
     v->count = xcalloc(parts, sizeof *v->count);
-    for (uint32_t w = 0; w < s->nswitches; w++) v->part_of[w] = w % parts;
-    for (uint32_t n = s->nnodes; n-- > 0;) {   /* downwards: a leaf ends with its first node's part */
-        uint32_t w = leaf_of(s, n);
-        if (w != ICN_NIL) v->part_of[w] = (uint32_t)((uint64_t)n * parts / s->nnodes);
-    }
-    for (uint32_t n = 0; n < s->nnodes; n++) {   /* then every node joins its leaf */
-        uint32_t w = leaf_of(s, n);
-        v->part_of[s->nswitches + n] = w != ICN_NIL ? v->part_of[w] : (uint32_t)((uint64_t)n * parts / s->nnodes);
-    }
     v->cur = UINT64_MAX;
 }
 

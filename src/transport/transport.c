@@ -359,7 +359,7 @@ static void wake_at(sim_t *s, nic_t *c, uint32_t n, simtime_t t)
 {
     if (t >= s->end || c->wake_at == t) return;
     c->wake_at = t;
-    evq_push(&s->evq, t, EV_NIC_WAKE, n, 0);
+    sim_push(s, t, EV_NIC_WAKE, n, 0);
 }
 
 static uint32_t new_packet(sim_t *s, uint32_t n)

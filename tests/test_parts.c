@@ -1,0 +1,66 @@
+/* time.parts: the network split into parts that run window after window
+ * gives the canonical sequential run's results byte for byte, for any
+ * number of parts; what it cannot split yet is refused. */
+#include "test.h"
+#include "util.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct {
+    const char *name, *file;
+    const char *sets[12];
+} cases[] = {
+    { "fat-tree D-mod-K, 1Q, HS10-1", "experiments/seed002/base-432.ini",
+      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "traffic.scenario=hs10-1", NULL } },
+    { "fat-tree adaptive, HS25-1", "experiments/seed002/base-432.ini",
+      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-TH-1S-K",
+        "traffic.scenario=hs25-1", NULL } },
+    { "vFtree-SD, 2TH, VOQ", "experiments/seed002/base-432.ini",
+      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-2TH-S-K",
+        "queuing.scheme=vftree-sd", "switch.vcs=3", "switch.voq=true", "traffic.scenario=hs10-4", NULL } },
+    { "torus Duato", "experiments/seed004/base.ini",
+      { "time.warmup=2us", "time.measure=10us", "time.interval=2us", "routing.algorithm=duato", "switch.vcs=3",
+        "switch.buffer=480B", "load=0.6", NULL } },
+    { "torus bubble, tornado", "experiments/seed004/bubble-dor.ini",
+      { "time.warmup=2us", "time.measure=10us", "time.interval=2us", "traffic.pattern=tornado", "load=1.0",
+        "link.delay=2ns", NULL } },   /* the seed's zero delay leaves no lookahead */
+};
+
+TEST(parts_give_the_sequential_results)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        unsigned long seq = cli_results_digest(cases[i].file, cases[i].sets,
+                                               (const char *[]){ "time.ties=canonical", "time.drain=false", NULL });
+        CHECK(seq != 0, "%s: sequential run failed", cases[i].name);
+        if (!seq) continue;
+        static const char *const parts[] = { "time.parts=2", "time.parts=3", "time.parts=7" };
+        for (size_t k = 0; k < 3; k++) {
+            unsigned long d = cli_results_digest(cases[i].file, cases[i].sets,
+                                                 (const char *[]){ "time.ties=canonical", "time.drain=false", parts[k], NULL });
+            CHECK(d == seq, "%s, %s: results differ from the sequential run's", cases[i].name, parts[k]);
+        }
+    }
+}
+
+/* What the partitioned loop cannot split yet: a clear error, exit 2. */
+TEST(parts_refuse_what_they_cannot_split)
+{
+    static const struct { const char *sets, *needle; } bad[] = {
+        { "-s time.parts=2 -s time.drain=false", "time.ties = canonical" },
+        { "-s time.parts=2 -s time.ties=canonical", "time.drain = false" },
+        { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s cc.mode=iba -s traffic.scenario=hs10-1",
+          "flow transport" },
+        { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s views.latency=true", "views" },
+        { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s link.delay=0", "lookahead" },
+        { "-s time.parts=-1", "time.parts" },
+    };
+    const char *b = getenv("ICNSIM");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char cmd[1024], out[4096];
+        snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -s topology.k=4 -s time.measure=5us -q -o "
+                 "/tmp/icnsim-parts-bad-%d %s", b ? b : "./icnsim", (int)getpid(), bad[i].sets);
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 2 && strstr(out, "time.parts") && strstr(out, bad[i].needle), "'%s': exit %d, %s", bad[i].sets, rc, out);
+    }
+}
