@@ -22,8 +22,8 @@ OPT     := -O3 -march=native -flto
 LDFLAGS += -O3 -march=native -flto
 endif
 
-BASE    := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -MMD -MP
-LDLIBS  := -lm
+BASE    := -std=c11 -D_GNU_SOURCE -pthread -g $(OPT) $(WARN) -MMD -MP
+LDLIBS  := -lm -pthread
 
 ifeq ($(FUZZ),1)
 # make FUZZ=1: AFL++-instrumented ASan + UBSan build for tests/fuzz/run.sh.

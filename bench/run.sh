@@ -60,6 +60,16 @@ row seed002-hs10-1-dmodk-432   experiments/seed002/hs10-1-dmodk-432.ini
 # Multi-VC cases of Tables 2/3: vFtree, restricted adaptive routing, with and without VOQs.
 row seed002-hs10-1-vftree-2th-11664     experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3
 row seed002-hs10-1-vftree-2th-voq-11664 experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3 -s switch.voq=true
+# The network in parts (time.parts, src/sim/parts.c), without the drain, which
+# the parts cannot split: the sequential run in the canonical order they
+# reproduce, 2 parts taking turns in one thread, and the same on 2 threads.
+PARTS=(-s time.ties=canonical -s time.drain=false)
+row seed002-hs10-1-dmodk-11664-canonical experiments/seed002/hs10-1-dmodk.ini "${PARTS[@]}"
+row seed002-hs10-1-dmodk-11664-parts2 experiments/seed002/hs10-1-dmodk.ini "${PARTS[@]}" -s time.parts=2
+row seed002-hs10-1-dmodk-11664-parts2-threads2 experiments/seed002/hs10-1-dmodk.ini "${PARTS[@]}" -s time.parts=2 -s time.threads=2
+VFT=(experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3)
+row seed002-hs10-1-vftree-2th-11664-canonical "${VFT[@]}" "${PARTS[@]}"
+row seed002-hs10-1-vftree-2th-11664-parts2-threads2 "${VFT[@]}" "${PARTS[@]}" -s time.parts=2 -s time.threads=2
 # IBA congestion control (opa preset) on the same 11664-node HS10-1 case, in one run
 # with the case above: its cost per packet-hop (flows, CNPs, marking, timers).
 row seed002-hs10-1-dmodk-11664-cc-iba experiments/seed002/hs10-1-dmodk.ini -s cc.mode=iba

@@ -38,6 +38,11 @@ DESC = {  # case of bench/run.sh: what it runs
     "seed002-hs10-1-dmodk-432": "same, 432 nodes",
     "seed002-hs10-1-vftree-2th-11664": "seed 002 HS10-1, vFtree, 3 VCs, ADAP-2TH-S-K/3, 11664 nodes",
     "seed002-hs10-1-vftree-2th-voq-11664": "same, with VOQs",
+    "seed002-hs10-1-dmodk-11664-canonical": "the D-mod-K case, time.ties = canonical, no drain",
+    "seed002-hs10-1-dmodk-11664-parts2": "same, time.parts = 2 (taking turns)",
+    "seed002-hs10-1-dmodk-11664-parts2-threads2": "same, time.parts = 2 on 2 threads",
+    "seed002-hs10-1-vftree-2th-11664-canonical": "the vFtree case without VOQs, time.ties = canonical, no drain",
+    "seed002-hs10-1-vftree-2th-11664-parts2-threads2": "same, time.parts = 2 on 2 threads",
     "uniform-0.6-rlft-k6-432": "uniform 0.6 load, 250 us, 432 nodes",
     "uniform-0.6-rlft-k12-3456": "uniform 0.6 load, 250 us, 3456 nodes",
     "uniform-0.6-rlft-k18-11664": "uniform 0.6 load, 250 us, 11664 nodes",
@@ -163,6 +168,29 @@ def flit_table(rs):
         L.append("| %s | %s | %s | %s | %s | %s |" % (
             cell, sitting(*key[1:]), span([num(r, "wall_s") for r in g_rs], unit=" s"), hops(g_rs),
             span([num(r, "mflit_hops_s") for r in g_rs]), span([num(r, "peak_mb") for r in g_rs], unit=" MB")))
+    return "\n".join(L) + "\n"
+
+
+PARTS_PAIRS = (  # (sequential case, partitioned case): the speed-up of each sitting
+    ("seed002-hs10-1-dmodk-11664-canonical", "seed002-hs10-1-dmodk-11664-parts2"),
+    ("seed002-hs10-1-dmodk-11664-canonical", "seed002-hs10-1-dmodk-11664-parts2-threads2"),
+    ("seed002-hs10-1-vftree-2th-11664-canonical", "seed002-hs10-1-vftree-2th-11664-parts2-threads2"),
+)
+
+
+def parts_table(rs):
+    """Wall-time speed-up of the partitioned runs over the canonical sequential run, per sitting."""
+    L = ["| partitioned case | against | build | date | note | speed-up (sequential wall / partitioned wall) |",
+         "|---|---|---|---|---|---|"]
+    by = {}
+    for r in rs:
+        by.setdefault((r["build"], r["date"], r["note"]), {}).setdefault(r["case"], []).append(num(r, "wall_s"))
+    for seq, par in PARTS_PAIRS:
+        for key, cases in by.items():
+            if seq in cases and par in cases:
+                a, b = cases[seq], cases[par]
+                ratios = sorted(x / y for x in a for y in b if y)
+                L.append("| `%s` | `%s` | %s | %s |" % (par, seq, sitting(*key), span(ratios, lambda v: "%.2fx" % v)))
     return "\n".join(L) + "\n"
 
 
@@ -296,6 +324,7 @@ def main():
     block(DOC, "speed-packet", packet_table(rs))
     block(DOC, "speed-flit", flit_table(rs))
     block(DOC, "speed-cc", cc_table(rs))
+    block(DOC, "speed-parts", parts_table(rs))
     block(DOC, "speed-cachegrind", cachegrind_table(rows(CG_RAW)))
 
 

@@ -1,6 +1,7 @@
-/* time.parts: the network split into parts that run window after window
- * gives the canonical sequential run's results byte for byte, for any
- * number of parts; what it cannot split yet is refused. */
+/* time.parts: the network split into parts that run window after window,
+ * taking turns or on threads, gives the canonical sequential run's results
+ * byte for byte, for any number of parts and threads; what it cannot split
+ * yet is refused. */
 #include "test.h"
 #include "util.h"
 #include <stdlib.h>
@@ -34,11 +35,14 @@ TEST(parts_give_the_sequential_results)
                                                (const char *[]){ "time.ties=canonical", "time.drain=false", NULL });
         CHECK(seq != 0, "%s: sequential run failed", cases[i].name);
         if (!seq) continue;
-        static const char *const parts[] = { "time.parts=2", "time.parts=3", "time.parts=7" };
-        for (size_t k = 0; k < 3; k++) {
-            unsigned long d = cli_results_digest(cases[i].file, cases[i].sets,
-                                                 (const char *[]){ "time.ties=canonical", "time.drain=false", parts[k], NULL });
-            CHECK(d == seq, "%s, %s: results differ from the sequential run's", cases[i].name, parts[k]);
+        /* the parts taking turns, then on threads (more threads than cores too) */
+        static const char *const parts[][2] = { { "time.parts=2", "time.threads=1" }, { "time.parts=3", "time.threads=1" },
+                                                 { "time.parts=7", "time.threads=1" }, { "time.parts=2", "time.threads=2" },
+                                                 { "time.parts=5", "time.threads=3" }, { "time.parts=4", "time.threads=4" } };
+        for (size_t k = 0; k < sizeof parts / sizeof *parts; k++) {
+            unsigned long d = cli_results_digest(cases[i].file, cases[i].sets, (const char *[]){
+                "time.ties=canonical", "time.drain=false", parts[k][0], parts[k][1], NULL });
+            CHECK(d == seq, "%s, %s, %s: results differ from the sequential run's", cases[i].name, parts[k][0], parts[k][1]);
         }
     }
 }
@@ -54,6 +58,8 @@ TEST(parts_refuse_what_they_cannot_split)
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s views.latency=true", "views" },
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s link.delay=0", "lookahead" },
         { "-s time.parts=-1", "time.parts" },
+        { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s time.threads=3", "a thread runs whole parts" },
+        { "-s time.threads=2", "set it to 2 or more" },
     };
     const char *b = getenv("ICNSIM");
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -61,6 +67,6 @@ TEST(parts_refuse_what_they_cannot_split)
         snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -s topology.k=4 -s time.measure=5us -q -o "
                  "/tmp/icnsim-parts-bad-%d %s", b ? b : "./icnsim", (int)getpid(), bad[i].sets);
         int rc = run_cmd(cmd, out, sizeof out);
-        CHECK(rc == 2 && strstr(out, "time.parts") && strstr(out, bad[i].needle), "'%s': exit %d, %s", bad[i].sets, rc, out);
+        CHECK(rc == 2 && strstr(out, "time.") && strstr(out, bad[i].needle), "'%s': exit %d, %s", bad[i].sets, rc, out);
     }
 }

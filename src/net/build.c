@@ -9,6 +9,7 @@
 uint32_t pkt_alloc(sim_t *s)
 {
     if (s->pkt_free == ICN_NIL) {
+        if (s->parts && s->part != UINT32_MAX) die("time.threads: part %u ran out of packet records inside a window", s->part);
         uint32_t old = s->npkt_cap, cap = old ? old * 2 : 4096;
         if (cap < old) die("packet pool exhausted");
         /* Grown by copy, not realloc, to keep the records cache-line aligned. */
@@ -22,10 +23,12 @@ uint32_t pkt_alloc(sim_t *s)
         if (s->pext_size) s->pext = xrealloc(s->pext, (size_t)cap * s->pext_size);
         for (uint32_t i = old; i < cap; i++) s->pkt[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
         s->pkt_free = old;
+        s->pkt_nfree += cap - old;
         s->npkt_cap = cap;
     }
     uint32_t id = s->pkt_free;
     s->pkt_free = s->pkt[id].next;
+    s->pkt_nfree--;
     s->pkt_live++;
     if (s->proute) s->proute[id] = (proute_t){ { ICN_NIL, ICN_NIL }, 0 };
     return id;
@@ -35,6 +38,7 @@ void pkt_release(sim_t *s, uint32_t id)
 {
     s->pkt[id].next = s->pkt_free;
     s->pkt_free = id;
+    s->pkt_nfree++;
     s->pkt_live--;
 }
 

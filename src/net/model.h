@@ -113,6 +113,7 @@ typedef struct sim {
     uint32_t pext_size;
     int want_parr;
     uint32_t npkt_cap, pkt_free, pkt_live;
+    uint32_t pkt_nfree;      /* records on pkt_free (a part of a threaded run keeps its own list) */
 
     /* multi-packet messages: [id] = packets still to deliver, generation time */
     uint32_t *msg_left;
@@ -166,6 +167,7 @@ typedef struct sim {
     uint32_t srcq_limit;     /* per-VC source queues: messages each holds (0 = unbounded) */
     srcq_t *srcqs;           /* [node * nsqs]: every node's source queues */
     struct views *views;     /* per-link / per-VC views (src/stats/views.c), NULL if off */
+    uint32_t part;           /* time.threads: the part this context runs (src/sim/parts.c) */
     struct parts *parts;     /* time.parts: the partitioned run's queues (src/sim/parts.c), NULL if off */
     struct pdes_view *pdes;  /* views.pdes: parallel-run window statistics (src/stats/view_pdes.c), NULL if off */
     net_hooks_t hooks;

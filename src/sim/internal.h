@@ -10,8 +10,9 @@ void sim_report_deadlock(sim_t *s);
 /* Handle the events before `limit` and the services they call for; EXIT_OK
  * once the next event is at or after it (or a failure's status). */
 int sim_run_until(sim_t *s, simtime_t limit);
-/* time.parts: set-up (0 or 1 part: none), the windowed loop to s->end, teardown. */
-void parts_setup(sim_t *s, uint32_t parts);
+/* time.parts: set-up (0 or 1 part: none; threads > 1: the parts' windows on
+ * that many threads), the windowed loop to s->end, teardown. */
+void parts_setup(sim_t *s, uint32_t parts, uint32_t threads);
 int parts_loop(sim_t *s);
 void parts_free(sim_t *s);
 

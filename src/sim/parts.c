@@ -15,13 +15,24 @@
  * first at its instant, so the sequential run sees the same state.
  *
  * With time.ties = canonical (required) the result is the sequential run's,
- * byte for byte, for any N: tests/test_parts.c. Threads or MPI ranks can then
- * take the parts' windows in parallel; what that still needs is in
- * docs/DESIGN.md. */
+ * byte for byte, for any N: tests/test_parts.c.
+ *
+ * time.threads = T runs the parts' windows on T threads (each thread whole
+ * parts). Every part then has a context of its own (a copy of the run's
+ * sim_t): its queue, service list, statistics and free packet records, while
+ * the network's arrays stay shared, each entry written only by the part that
+ * owns its device. Between windows, in the main thread alone: the outboxes
+ * are handed over, each part's free records are topped up to what it may
+ * take in one window (a NIC starts at most one packet per serialization
+ * time), and the samples run on the run's context with the parts' counts
+ * summed. At the end every context is added back into the run's. */
 #include "internal.h"
 #include "../core/util.h"
 #include "../net/partition.h"
+#include "../stats/stats.h"
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct outbox { event_t *e; uint32_t n, cap; } outbox_t;
 
@@ -30,9 +41,17 @@ struct parts {
     uint32_t cur;             /* the part whose queue is in s->evq; n: the run's own (samples) */
     uint32_t *part_of;        /* [switch], then [nswitches + node] */
     evq_t *q;                 /* [n + 1]: each part's queue, then the run's own while a part runs */
-    outbox_t *out;            /* [n]: events for part p from the others in this window */
+    outbox_t *out;            /* [from * n + to]: events from one part to another in this window */
     simtime_t window, limit;  /* the lookahead; the current window's end */
     uint64_t windows;
+    /* time.threads */
+    uint32_t threads;
+    sim_t *ctx;               /* [n] while a threaded loop runs: each part's context */
+    uint32_t *need;           /* [n]: packet records a part may take in one window */
+    int *rc;                  /* [n]: each part's status in the last window */
+    uint32_t base_live;       /* the run's packets in flight when the contexts were made */
+    pthread_barrier_t start, done;
+    int stop;
 };
 
 static inline uint32_t dev_part(const sim_t *s, const struct parts *P, uint32_t dev)
@@ -56,13 +75,16 @@ static uint32_t owner(const sim_t *s, const struct parts *P, unsigned type, uint
 static void push(sim_t *s, simtime_t t, unsigned type, uint32_t a, uint32_t b)
 {
     struct parts *P = s->parts;
-    uint32_t q = owner(s, P, type, a, b);
-    if (q == P->cur) { evq_push(&s->evq, t, type, a, b); return; }
-    if (q == P->n || P->cur == P->n) { evq_push(&P->q[q], t, type, a, b); return; }
+    uint32_t q = owner(s, P, type, a, b), from = s->part != UINT32_MAX ? s->part : P->cur;
+    if (q == from) { evq_push(&s->evq, t, type, a, b); return; }
+    if (q == P->n || from == P->n) {   /* between windows */
+        evq_push(q < P->n && P->ctx ? &P->ctx[q].evq : &P->q[q], t, type, a, b);
+        return;
+    }
     if (t < P->limit)
         die("time.parts: part %u scheduled an event for part %u at t = %.6f us, inside the window that ends at %.6f us",
-            P->cur, q, t / 1e6, P->limit / 1e6);
-    outbox_t *o = &P->out[q];
+            from, q, t / 1e6, P->limit / 1e6);
+    outbox_t *o = &P->out[(size_t)from * P->n + q];
     if (o->n == o->cap) {
         o->cap = o->cap ? 2 * o->cap : 256;
         o->e = xrealloc(o->e, o->cap * sizeof *o->e);
@@ -86,15 +108,16 @@ static void leave(sim_t *s, struct parts *P, uint32_t p)
     P->cur = P->n;
 }
 
-void parts_setup(sim_t *s, uint32_t n)
+void parts_setup(sim_t *s, uint32_t n, uint32_t threads)
 {
     if (n < 2) return;
     struct parts *P = s->parts = xcalloc(1, sizeof *P);
     P->n = P->cur = n;
+    P->threads = threads > 1 ? threads : 1;
     P->part_of = net_partition(s, n);
     P->q = xcalloc((size_t)n + 1, sizeof *P->q);
     for (uint32_t p = 0; p < n; p++) evq_init(&P->q[p]);
-    P->out = xcalloc(n, sizeof *P->out);
+    P->out = xcalloc((size_t)n * n, sizeof *P->out);
     P->window = s->link_delay;
     s->hooks.push = push;
     /* what set-up scheduled goes to its owners' queues */
@@ -109,7 +132,8 @@ void parts_free(sim_t *s)
 {
     struct parts *P = s->parts;
     if (!P) return;
-    for (uint32_t p = 0; p < P->n; p++) { evq_free(&P->q[p]); free(P->out[p].e); }
+    for (uint32_t p = 0; p < P->n; p++) evq_free(&P->q[p]);
+    for (size_t i = 0; i < (size_t)P->n * P->n; i++) free(P->out[i].e);
     free(P->q);
     free(P->out);
     free(P->part_of);
@@ -117,8 +141,22 @@ void parts_free(sim_t *s)
     s->parts = NULL;
 }
 
+/* Hand every outbox over to its part's queue (queues[to]). */
+static void flush(struct parts *P, evq_t *queues)
+{
+    for (uint32_t to = 0; to < P->n; to++)
+        for (uint32_t from = 0; from < P->n; from++) {
+            outbox_t *o = &P->out[(size_t)from * P->n + to];
+            for (uint32_t i = 0; i < o->n; i++) evq_push(&queues[to], o->e[i].time, ev_type(&o->e[i]), o->e[i].a, o->e[i].b);
+            o->n = 0;
+        }
+}
+
+static int threaded_loop(sim_t *s);
+
 int parts_loop(sim_t *s)
 {
+    if (s->parts->threads > 1) return threaded_loop(s);
     struct parts *P = s->parts;
     for (;;) {
         simtime_t t = SIMTIME_MAX, g = evq_top_time(&s->evq);
@@ -142,11 +180,173 @@ int parts_loop(sim_t *s)
             leave(s, P, p);
             if (rc != EXIT_OK) return rc;
         }
-        for (uint32_t p = 0; p < P->n; p++) {
-            outbox_t *o = &P->out[p];
-            for (uint32_t i = 0; i < o->n; i++) evq_push(&P->q[p], o->e[i].time, ev_type(&o->e[i]), o->e[i].a, o->e[i].b);
-            o->n = 0;
-        }
+        flush(P, P->q);
         P->windows++;
     }
+}
+
+/* ---- time.threads ---- */
+
+typedef struct worker { struct parts *P; uint32_t k; } worker_t;
+
+static void run_parts(struct parts *P, uint32_t k)
+{
+    for (uint32_t p = k; p < P->n; p += P->threads) P->rc[p] = sim_run_until(&P->ctx[p], P->limit);
+}
+
+static void *worker_main(void *arg)
+{
+    worker_t *w = arg;
+    struct parts *P = w->P;
+    for (;;) {
+        pthread_barrier_wait(&P->start);
+        if (P->stop) return NULL;
+        run_parts(P, w->k);
+        pthread_barrier_wait(&P->done);
+    }
+}
+
+/* The run's pool arrays, after the main thread grew them, in every context. */
+static void share_pool(sim_t *s, struct parts *P)
+{
+    for (uint32_t p = 0; p < P->n; p++) {
+        sim_t *c = &P->ctx[p];
+        c->pkt = s->pkt; c->ptime = s->ptime; c->parr = s->parr; c->proute = s->proute; c->pext = s->pext;
+        c->npkt_cap = s->npkt_cap;
+    }
+}
+
+/* Each part gets the free records it may take in one window; a large
+ * surplus (a part that receives more than it sends) goes back to the run. */
+static void top_up(sim_t *s, struct parts *P)
+{
+    for (uint32_t p = 0; p < P->n; p++) {
+        sim_t *c = &P->ctx[p];
+        while (c->pkt_nfree < P->need[p]) {
+            uint32_t id = pkt_alloc(s);   /* grows the run's pool if it must */
+            s->pkt_live--;
+            c->pkt = s->pkt;
+            pkt_release(c, id);
+            c->pkt_live++;
+        }
+        while (c->pkt_nfree > 4 * P->need[p] + 64) {
+            uint32_t id = pkt_alloc(c);
+            c->pkt_live--;
+            pkt_release(s, id);
+            s->pkt_live++;
+        }
+    }
+    share_pool(s, P);
+}
+
+static void contexts_begin(sim_t *s, struct parts *P)
+{
+    P->ctx = xcalloc(P->n, sizeof *P->ctx);
+    P->need = xcalloc(P->n, sizeof *P->need);
+    P->rc = xcalloc(P->n, sizeof *P->rc);
+    uint32_t minp = s->msg_size < s->mtu ? s->msg_size : s->mtu;
+    if (s->msg_long && s->msg_long < minp) minp = s->msg_long;
+    simtime_t ser = ser_time(s, minp ? minp : 1);
+    uint32_t per_nic = (uint32_t)(P->window / (ser ? ser : 1)) + 2;
+    for (uint32_t n = 0; n < s->nnodes; n++) P->need[P->part_of[s->nswitches + n]] += per_nic;
+    size_t ndev = (size_t)s->nswitches + s->nnodes;
+    for (uint32_t p = 0; p < P->n; p++) {
+        sim_t *c = &P->ctx[p];
+        *c = *s;
+        c->part = p;
+        c->evq = P->q[p];
+        memset(&P->q[p], 0, sizeof P->q[p]);
+        c->pend = xmalloc(ndev * sizeof *c->pend);
+        c->npend = 0;
+        c->pend_bits = s->pend_bits ? xcalloc((ndev + 63) / 64, sizeof *c->pend_bits) : NULL;
+        c->inst = NULL; c->inst_key = c->inst_tmp = NULL; c->inst_cap = 0;
+        stats_init(&c->st, s->st.interval, (uint64_t)s->st.nbins * s->st.interval);
+        if (s->st.ts_net_sum) stats_latency_series(&c->st);
+        c->pkt_free = ICN_NIL; c->pkt_nfree = 0; c->pkt_live = 0;
+        c->deadlocked = 0; c->instant_events = 0;
+    }
+    P->base_live = s->pkt_live;
+}
+
+/* The parts' packets in flight and latest progress, for the run's context. */
+static void sum_live(sim_t *s, struct parts *P)
+{
+    uint32_t live = P->base_live;
+    for (uint32_t p = 0; p < P->n; p++) {
+        live += P->ctx[p].pkt_live;   /* a part's own count may wrap: it delivers what others sent */
+        if (P->ctx[p].last_progress > s->last_progress) s->last_progress = P->ctx[p].last_progress;
+    }
+    s->pkt_live = live;
+}
+
+static void contexts_end(sim_t *s, struct parts *P)
+{
+    sum_live(s, P);
+    for (uint32_t p = 0; p < P->n; p++) {
+        sim_t *c = &P->ctx[p];
+        P->q[p] = c->evq;
+        stats_add(&s->st, &c->st);
+        while (c->pkt_free != ICN_NIL) {   /* the part's free records back to the run (counts unchanged) */
+            uint32_t id = pkt_alloc(c);
+            pkt_release(s, id);
+            s->pkt_live++;
+        }
+        free(c->pend); free(c->pend_bits); free(c->inst); free(c->inst_key); free(c->inst_tmp);
+        stats_free(&c->st);
+    }
+    free(P->ctx); free(P->need); free(P->rc);
+    P->ctx = NULL;
+}
+
+static int threaded_loop(sim_t *s)
+{
+    struct parts *P = s->parts;
+    contexts_begin(s, P);
+    pthread_barrier_init(&P->start, NULL, P->threads);
+    pthread_barrier_init(&P->done, NULL, P->threads);
+    P->stop = 0;
+    pthread_t *tid = xcalloc(P->threads, sizeof *tid);
+    worker_t *w = xcalloc(P->threads, sizeof *w);
+    for (uint32_t k = 1; k < P->threads; k++) {
+        w[k] = (worker_t){ P, k };
+        if (pthread_create(&tid[k], NULL, worker_main, &w[k])) die("time.threads: cannot start thread %u", k);
+    }
+    evq_t *queues = xcalloc(P->n, sizeof *queues);
+    int rc = EXIT_OK;
+    for (;;) {
+        simtime_t t = SIMTIME_MAX, g = evq_top_time(&s->evq);
+        for (uint32_t p = 0; p < P->n; p++) {
+            simtime_t x = evq_top_time(&P->ctx[p].evq);
+            if (x < t) t = x;
+        }
+        if (g <= t) {   /* the samples first at their instant, on the run's context */
+            if (g >= s->end) break;
+            sum_live(s, P);
+            rc = sim_run_until(s, g + 1);
+            if (rc != EXIT_OK) break;
+            continue;
+        }
+        if (t >= s->end) break;
+        P->limit = t + P->window;
+        if (P->limit > g) P->limit = g;
+        if (P->limit > s->end) P->limit = s->end;
+        top_up(s, P);
+        pthread_barrier_wait(&P->start);
+        run_parts(P, 0);
+        pthread_barrier_wait(&P->done);
+        for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) rc = P->rc[p];
+        if (rc != EXIT_OK) break;
+        for (uint32_t p = 0; p < P->n; p++) queues[p] = P->ctx[p].evq;
+        flush(P, queues);
+        for (uint32_t p = 0; p < P->n; p++) P->ctx[p].evq = queues[p];
+        P->windows++;
+    }
+    P->stop = 1;
+    pthread_barrier_wait(&P->start);
+    for (uint32_t k = 1; k < P->threads; k++) pthread_join(tid[k], NULL);
+    pthread_barrier_destroy(&P->start);
+    pthread_barrier_destroy(&P->done);
+    free(tid); free(w); free(queues);
+    contexts_end(s, P);
+    return rc;
 }

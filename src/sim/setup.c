@@ -31,6 +31,7 @@ static void parts_check(sim_t *s, cfg_t *c);
 void sim_setup(sim_t *s, cfg_t *c)
 {
     memset(s, 0, sizeof *s);
+    s->part = UINT32_MAX;   /* the whole run's context, not one part's */
     s->cfg = c;
     s->pkt_free = s->msg_free = ICN_NIL;
     evq_init(&s->evq);
@@ -258,7 +259,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
 static void parts_check(sim_t *s, cfg_t *c)
 {
     uint32_t n = (uint32_t)cfg_int(c, K_TIME_PARTS);
-    if (n < 2) return;
+    if (n < 2) {
+        if (cfg_int(c, K_TIME_THREADS) > 1) cfg_fail(c, K_TIME_THREADS, "runs the parts of time.parts: set it to 2 or more");
+        return;
+    }
     const char *why = !s->canon_ties ? "needs time.ties = canonical, the order it reproduces"
                     : s->flit_mode ? "runs the packet-level model (switch.model = packet)"
                     : s->vn ? "does not split VOQnet's per-destination credits (queuing.scheme = voqnet)"
@@ -270,7 +274,13 @@ static void parts_check(sim_t *s, cfg_t *c)
                     : !s->link_delay ? "needs a link delay: it is the lookahead, the window the parts run alone"
                     : n > s->nnodes ? "asks for more parts than end nodes" : NULL;
     if (why) cfg_fail(c, K_TIME_PARTS, "%s", why);
-    parts_setup(s, n);
+    uint32_t threads = (uint32_t)cfg_int(c, K_TIME_THREADS);
+    if (threads > n) cfg_fail(c, K_TIME_THREADS, "%u threads for %u parts (time.parts): a thread runs whole parts", threads, n);
+    if (threads > 1 && getenv("ICNSIM_FTADAPT_LOG"))
+        cfg_fail(c, K_TIME_THREADS, "the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches: run it on one thread");
+    if (threads > 1 && (s->msg_size > s->mtu || s->msg_long > s->mtu))
+        cfg_fail(c, K_TIME_THREADS, "runs messages of one packet so far (traffic.message_size and long_size at most packet.mtu)");
+    parts_setup(s, n, threads);
 }
 
 void sim_free(sim_t *s)

@@ -36,6 +36,15 @@ void hist_add(hist_t *h, uint64_t v)
     if (v < h->min) h->min = v;
 }
 
+void hist_merge(hist_t *to, const hist_t *from)
+{
+    for (unsigned i = 0; i < HIST_BUCKETS; i++) to->cnt[i] += from->cnt[i];
+    to->n += from->n;
+    to->sum += from->sum;
+    if (from->max > to->max) to->max = from->max;
+    if (from->min < to->min) to->min = from->min;
+}
+
 double hist_mean(const hist_t *h) { return h->n ? (double)h->sum / (double)h->n : 0.0; }
 
 double hist_quantile(const hist_t *h, double q)

@@ -20,6 +20,8 @@ typedef struct hist {
 void hist_init(hist_t *h);
 void hist_free(hist_t *h);
 void hist_add(hist_t *h, uint64_t v);
+/* Add the samples of `from` to `to`. */
+void hist_merge(hist_t *to, const hist_t *from);
 double hist_mean(const hist_t *h);
 /* Value below which a fraction q of the samples lie (bucket midpoint). */
 double hist_quantile(const hist_t *h, double q);

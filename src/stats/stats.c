@@ -44,3 +44,28 @@ void stats_latency_series(stats_t *st)
     st->ts_lat_max = xcalloc(st->nbins, sizeof(uint64_t));
     st->ts_net_max = xcalloc(st->nbins, sizeof(uint64_t));
 }
+
+void stats_add(stats_t *to, const stats_t *from)
+{
+    to->inj_pkts += from->inj_pkts; to->del_pkts += from->del_pkts; to->pkt_hops += from->pkt_hops;
+    to->flit_hops += from->flit_hops; to->events += from->events;
+    to->w_del_pkts += from->w_del_pkts; to->w_del_bytes += from->w_del_bytes; to->w_inj_pkts += from->w_inj_pkts;
+    to->w_gen_pkts += from->w_gen_pkts; to->w_gen_bytes += from->w_gen_bytes;
+    to->w_hops_sum += from->w_hops_sum; to->w_lat_pkts += from->w_lat_pkts; to->w_src_drops += from->w_src_drops;
+    to->w_gen_tsum2 += from->w_gen_tsum2; to->w_done_tsum += from->w_done_tsum;
+    to->gen_pkts += from->gen_pkts; to->src_drops += from->src_drops;
+    hist_merge(&to->lat, &from->lat);
+    hist_merge(&to->net, &from->net);
+    hist_merge(&to->msg, &from->msg);
+    for (uint32_t b = 0; b < to->nbins && b < from->nbins; b++) {
+        to->ts_del_bytes[b] += from->ts_del_bytes[b]; to->ts_del_pkts[b] += from->ts_del_pkts[b];
+        to->ts_inj_pkts[b] += from->ts_inj_pkts[b]; to->ts_gen_pkts[b] += from->ts_gen_pkts[b];
+        to->ts_gen_bytes[b] += from->ts_gen_bytes[b]; to->ts_innet[b] += from->ts_innet[b];
+        to->ts_lat_sum[b] += from->ts_lat_sum[b];
+        if (to->ts_net_sum && from->ts_net_sum) {
+            to->ts_net_sum[b] += from->ts_net_sum[b];
+            if (from->ts_lat_max[b] > to->ts_lat_max[b]) to->ts_lat_max[b] = from->ts_lat_max[b];
+            if (from->ts_net_max[b] > to->ts_net_max[b]) to->ts_net_max[b] = from->ts_net_max[b];
+        }
+    }
+}

@@ -45,6 +45,9 @@ static inline int64_t ts_bin(const stats_t *st, uint64_t t)
 
 void stats_init(stats_t *st, uint64_t interval, uint64_t end);
 void stats_free(stats_t *st);
+/* Add the counts, sums and series of `from` into `to` (maxima: the larger),
+ * which have the same bins: exact in any order (psum_t). */
+void stats_add(stats_t *to, const stats_t *from);
 /* Keep the network latency sum and both latency maxima per bin as well. */
 void stats_latency_series(stats_t *st);
 
