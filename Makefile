@@ -94,6 +94,7 @@ fuzz:
 	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: icnsim
+	if command -v mpicc >/dev/null; then $(MAKE) MPI=1; fi
 	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(CASE),'$(CASE)')
 
 # Instructions and cache misses per packet-hop under cachegrind (needs valgrind;

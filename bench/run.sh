@@ -34,11 +34,12 @@ results=bench/results.csv
 build=$(bench_build)
 sitting=$(bench_sitting)
 
+launch=("$bin")
 row() {   # name, then icnsim run arguments
     local name=$1; shift
     # shellcheck disable=SC2053
     [[ $name == $only ]] || return 0
-    "$bin" run "$@" "${sets[@]}" -q -o "$out/$name" >/dev/null
+    "${launch[@]}" run "$@" "${sets[@]}" -q -o "$out/$name" >/dev/null
     local perf acc
     perf=$(tail -n 1 "$out/$name/perf.csv")
     acc=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "accepted") c = i } NR == 2 { print $c }' "$out/$name/summary.csv")
@@ -70,6 +71,17 @@ row seed002-hs10-1-dmodk-11664-parts2-threads2 experiments/seed002/hs10-1-dmodk.
 VFT=(experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3)
 row seed002-hs10-1-vftree-2th-11664-canonical "${VFT[@]}" "${PARTS[@]}"
 row seed002-hs10-1-vftree-2th-11664-parts2-threads2 "${VFT[@]}" "${PARTS[@]}" -s time.parts=2 -s time.threads=2
+# The same 2 parts on 2 MPI ranks of this machine (src/sim/ranks.c), when an
+# MPI build exists (make MPI=1); its perf.csv has rank 0's wall time and memory.
+if [ -x build-mpi/icnsim ] && command -v mpirun >/dev/null; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    launch=(mpirun --oversubscribe -np 2 build-mpi/icnsim)
+    row seed002-hs10-1-dmodk-11664-parts2-ranks2 experiments/seed002/hs10-1-dmodk.ini "${PARTS[@]}" -s time.parts=2
+    row seed002-hs10-1-vftree-2th-11664-parts2-ranks2 "${VFT[@]}" "${PARTS[@]}" -s time.parts=2
+    launch=("$bin")
+elif [[ seed002-hs10-1-dmodk-11664-parts2-ranks2 == $only || seed002-hs10-1-vftree-2th-11664-parts2-ranks2 == $only ]]; then
+    echo "(the MPI rows need build-mpi/icnsim and mpirun: make MPI=1)" >&2
+fi
 # IBA congestion control (opa preset) on the same 11664-node HS10-1 case, in one run
 # with the case above: its cost per packet-hop (flows, CNPs, marking, timers).
 row seed002-hs10-1-dmodk-11664-cc-iba experiments/seed002/hs10-1-dmodk.ini -s cc.mode=iba

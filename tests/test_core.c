@@ -1,9 +1,14 @@
-/* Engine pieces: event order, random streams, histograms, unit parsing. */
+/* Engine pieces: event order, random streams, histograms and statistics,
+ * unit parsing. */
 #include "test.h"
 #include "../src/core/evq.h"
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
 #include "../src/stats/hist.h"
+#include "../src/stats/stats.h"
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 TEST(core_event_queue_orders_by_time_then_insertion)
 {
@@ -55,6 +60,64 @@ TEST(core_histogram_sums_are_exact_in_any_order)
     CHECK(a.sum - (1ull << 53) - ((1ull << 60) + 1) == 12, "the small values were lost");
     hist_free(&a);
     hist_free(&b);
+}
+
+/* Statistics filled with draws: counters, sums past 2^64, histograms, series. */
+static void stats_fill(stats_t *st, rng_t *r)
+{
+    stats_init(st, 1000, 8000);
+    stats_latency_series(st);
+    st->inj_pkts = rng_next(r) >> 8; st->del_pkts = rng_below(r, 1000); st->events = rng_next(r) >> 4;
+    st->w_src_drops = rng_below(r, 7); st->src_drops = rng_below(r, 9); st->gen_pkts = rng_below(r, 99);
+    st->w_gen_tsum2 = (psum_t)rng_next(r) << 40;
+    st->w_done_tsum = (psum_t)rng_next(r) * 3;
+    for (int i = 0; i < 500; i++) { hist_add(&st->lat, rng_next(r) >> 20); hist_add(&st->msg, rng_below(r, 1u << 30)); }
+    for (uint32_t b = 0; b < st->nbins; b++) {
+        st->ts_del_bytes[b] = rng_below(r, 1u << 20); st->ts_innet[b] = rng_below(r, 50);
+        st->ts_lat_sum[b] = (psum_t)rng_next(r) << 30; st->ts_lat_max[b] = rng_next(r);
+    }
+}
+
+static int hist_same(const hist_t *x, const hist_t *y)
+{
+    return x->n == y->n && x->max == y->max && x->min == y->min && x->sum == y->sum
+        && !memcmp(x->cnt, y->cnt, HIST_BUCKETS * sizeof *x->cnt);
+}
+
+/* Field by field, apart from the packing's own list of fields. */
+static int stats_same(const stats_t *x, const stats_t *y)
+{
+    size_t n = x->nbins * sizeof(uint64_t), np = x->nbins * sizeof(psum_t);
+    return !memcmp(x, y, offsetof(stats_t, lat)) && hist_same(&x->lat, &y->lat) && hist_same(&x->net, &y->net)
+        && hist_same(&x->msg, &y->msg) && x->gen_pkts == y->gen_pkts && x->src_drops == y->src_drops
+        && !memcmp(x->ts_del_bytes, y->ts_del_bytes, n) && !memcmp(x->ts_del_pkts, y->ts_del_pkts, n)
+        && !memcmp(x->ts_inj_pkts, y->ts_inj_pkts, n) && !memcmp(x->ts_gen_pkts, y->ts_gen_pkts, n)
+        && !memcmp(x->ts_gen_bytes, y->ts_gen_bytes, n) && !memcmp(x->ts_innet, y->ts_innet, n)
+        && !memcmp(x->ts_lat_sum, y->ts_lat_sum, np) && !memcmp(x->ts_net_sum, y->ts_net_sum, np)
+        && !memcmp(x->ts_lat_max, y->ts_lat_max, n) && !memcmp(x->ts_net_max, y->ts_net_max, n);
+}
+
+TEST(core_statistics_travel_as_bytes_and_add_up_exactly)
+{
+    /* the ranks of a run over MPI send their statistics to rank 0 as bytes:
+     * adding them from bytes must equal adding them directly */
+    rng_t r;
+    rng_seed(&r, 7, RNG_DEST, 0);
+    stats_t a, b, direct, packed;
+    stats_fill(&a, &r);
+    stats_fill(&b, &r);
+    stats_init(&direct, 1000, 8000); stats_latency_series(&direct);
+    stats_init(&packed, 1000, 8000); stats_latency_series(&packed);
+    stats_add(&direct, &a);
+    stats_add(&direct, &b);
+    uint64_t na, nb;
+    uint8_t *pa = stats_pack(&a, &na), *pb = stats_pack(&b, &nb);
+    stats_add_packed(&packed, pa, na);
+    stats_add_packed(&packed, pb, nb);
+    CHECK(stats_same(&direct, &packed), "statistics added from bytes differ from those added directly");
+    CHECK(packed.lat.n == 1000 && packed.w_gen_tsum2 == a.w_gen_tsum2 + b.w_gen_tsum2, "counts or sums lost on the way");
+    free(pa); free(pb);
+    stats_free(&a); stats_free(&b); stats_free(&direct); stats_free(&packed);
 }
 
 TEST(core_histogram_quantiles_within_two_percent)

@@ -3,6 +3,8 @@
 #include "sweep.h"
 #include "../core/util.h"
 #include "../net/policy.h"
+#include "../sim/sim.h"
+#include "../core/comm.h"
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
@@ -15,7 +17,9 @@ static void usage(FILE *f)
           "\n"
           "usage:\n"
           "  icnsim run [FILE.ini] [-s key=value]... [-o DIR] [-q]\n"
-          "      one simulation; without FILE the embedded default (432-node RLFT, HS10-1)\n"
+          "      one simulation; without FILE the embedded default (432-node RLFT, HS10-1);\n"
+          "      in an MPI build, mpirun -np R icnsim run ... -s time.parts=N (N >= R) deals\n"
+          "      the network's parts to the ranks (docs/CLUSTER.md)\n"
           "  icnsim sweep [FILE.ini] [-s key=a:step:b | -s key=v1,v2,...]... [-j N] [-o DIR] [-q] [--shard I/N]\n"
           "      every combination of the swept values, on N local worker processes;\n"
           "      points already computed in DIR with the same configuration are reused;\n"
@@ -102,8 +106,8 @@ static int mpi_refused(int sweep, int jobs)
     if (np < 2) return 0;
     char why[400];
 #ifdef ICN_MPI
-    if (!sweep) snprintf(why, sizeof why, "icnsim run is one simulation: use icnsim sweep under mpirun");
-    else if (jobs != 1) snprintf(why, sizeof why, "-j %d asks for local workers: under mpirun each rank computes one point "
+    if (!sweep) return 0;   /* one run over the ranks: its parts (time.parts) */
+    if (jobs != 1) snprintf(why, sizeof why, "-j %d asks for local workers: under mpirun each rank computes one point "
                                                   "at a time; start more ranks instead (mpirun -np N)", jobs);
     else return 0;
 #else
@@ -116,6 +120,25 @@ static int mpi_refused(int sweep, int jobs)
     if (!r) r = getenv("PMI_RANK");
     if (!r || !strcmp(r, "0")) fprintf(stderr, "icnsim: started as %ld MPI processes (%s=%ld), but %s\n", np, var, np, why);
     return 1;
+}
+
+/* icnsim run: one simulation, or under mpirun (an MPI build) one
+ * simulation whose parts the ranks share; rank 0 then writes the results. */
+static int run_main(cfg_t *c, const char *outdir, int quiet)
+{
+    int flags = (quiet ? 0 : RUN_VERBOSE) | (isatty(2) ? RUN_PROGRESS : 0);
+#ifdef ICN_MPI
+    const char *var;
+    if (mpi_job_size(&var) > 1) {
+        int size, rank = mpi_begin(&size);
+        sim_use_comm(comm_mpi());
+        int rc = run_one(c, outdir, rank ? RUN_NO_OUTPUT : flags, NULL);
+        sim_use_comm(NULL);
+        mpi_end();
+        return rc;
+    }
+#endif
+    return run_one(c, outdir, flags, NULL);
 }
 
 int main(int argc, char **argv)
@@ -203,7 +226,7 @@ int main(int argc, char **argv)
     }
     int rc;
     if (sweep) rc = run_sweep(&c, sets, nsets, outdir, jobs, quiet, shard, nshards);
-    else rc = run_one(&c, outdir, (quiet ? 0 : RUN_VERBOSE) | (isatty(2) ? RUN_PROGRESS : 0), NULL);
+    else rc = run_main(&c, outdir, quiet);
     cfg_free(&c);
     return rc;
 }

@@ -106,6 +106,11 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     if ((flags & RUN_POINT) && strcmp(c->val[K_OUT_PLOTS].text, "yes")) plots = 0;   /* scripts only */
     cfg_str(c, K_OUT_DIR);
     sim_setup(&s, c);
+    if (flags & RUN_NO_OUTPUT) {
+        int rc = sim_run(&s);
+        sim_free(&s);
+        return rc;
+    }
     make_dirs(dir);   /* before the run: a bad directory must not cost a simulation */
     char *done = join(dir, POINT_MARKER);
     if (unlink(done) && errno != ENOENT) fail_io(done, errno);   /* the point is incomplete until rewritten */

@@ -10,6 +10,7 @@ enum {
     RUN_VERBOSE = 1,    /* readable summary on stdout */
     RUN_PROGRESS = 2,   /* progress line on stderr */
     RUN_POINT = 4,      /* a sweep point: plots only if output.plots = yes */
+    RUN_NO_OUTPUT = 8,  /* a rank other than 0 of a run over MPI ranks: rank 0 writes the results */
 };
 
 /* Run one simulation of c, writing its files into dir (created). Returns the

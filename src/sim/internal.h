@@ -15,5 +15,10 @@ int sim_run_until(sim_t *s, simtime_t limit);
 void parts_setup(sim_t *s, uint32_t parts, uint32_t threads);
 int parts_loop(sim_t *s);
 void parts_free(sim_t *s);
+/* The communicator of a run over several MPI ranks (sim_use_comm), or NULL. */
+const struct comm *parts_comm(void);
+/* A run over MPI ranks: print that a deadlock was found (rank 0) and return 1;
+ * 0 for any other run, whose deadlock report reads the whole network. */
+int parts_report_deadlock(sim_t *s);
 
 #endif

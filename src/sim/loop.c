@@ -365,6 +365,7 @@ int sim_run_until(sim_t *s, simtime_t limit)
 void sim_report_deadlock(sim_t *s)
 {
     if (s->progress_tty) fputc('\n', stderr);
+    if (parts_report_deadlock(s)) return;
     if (s->flit_mode) flit_deadlock_report(s);
     else deadlock_report(s);
 }

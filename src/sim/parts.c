@@ -25,42 +25,28 @@
  * are handed over, each part's free records are topped up to what it may
  * take in one window (a NIC starts at most one packet per serialization
  * time), and the samples run on the run's context with the parts' counts
- * summed. At the end every context is added back into the run's. */
-#include "internal.h"
+ * summed. At the end every context is added back into the run's.
+ *
+ * Under mpirun (an MPI build), the parts are dealt to the ranks, each rank
+ * running its own in turns: src/sim/ranks.c. */
+#include "parts.h"
 #include "../core/util.h"
 #include "../net/partition.h"
 #include "../stats/stats.h"
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct outbox { event_t *e; uint32_t n, cap; } outbox_t;
+static const comm_t *run_comm;
 
-struct parts {
-    uint32_t n;               /* parts */
-    uint32_t cur;             /* the part whose queue is in s->evq; n: the run's own (samples) */
-    uint32_t *part_of;        /* [switch], then [nswitches + node] */
-    evq_t *q;                 /* [n + 1]: each part's queue, then the run's own while a part runs */
-    outbox_t *out;            /* [from * n + to]: events from one part to another in this window */
-    simtime_t window, limit;  /* the lookahead; the current window's end */
-    uint64_t windows;
-    /* time.threads */
-    uint32_t threads;
-    sim_t *ctx;               /* [n] while a threaded loop runs: each part's context */
-    uint32_t *need;           /* [n]: packet records a part may take in one window */
-    int *rc;                  /* [n]: each part's status in the last window */
-    uint32_t base_live;       /* the run's packets in flight when the contexts were made */
-    pthread_barrier_t start, done;
-    int stop;
-};
+void sim_use_comm(const comm_t *c) { run_comm = c; }
+const comm_t *parts_comm(void) { return run_comm && run_comm->size > 1 ? run_comm : NULL; }
 
 static inline uint32_t dev_part(const sim_t *s, const struct parts *P, uint32_t dev)
 {
     return P->part_of[dev & NIC_BIT ? s->nswitches + (dev & ~NIC_BIT) : dev];
 }
 
-/* The part owning an event's target, or P->n for the whole network's. */
-static uint32_t owner(const sim_t *s, const struct parts *P, unsigned type, uint32_t a, uint32_t b)
+uint32_t parts_owner(const sim_t *s, const struct parts *P, unsigned type, uint32_t a, uint32_t b)
 {
     switch (type) {
     case EV_ARRIVE: case EV_XDONE: return dev_part(s, P, s->port[a].dev);
@@ -75,7 +61,7 @@ static uint32_t owner(const sim_t *s, const struct parts *P, unsigned type, uint
 static void push(sim_t *s, simtime_t t, unsigned type, uint32_t a, uint32_t b)
 {
     struct parts *P = s->parts;
-    uint32_t q = owner(s, P, type, a, b), from = s->part != UINT32_MAX ? s->part : P->cur;
+    uint32_t q = parts_owner(s, P, type, a, b), from = s->part != UINT32_MAX ? s->part : P->cur;
     if (q == from) { evq_push(&s->evq, t, type, a, b); return; }
     if (q == P->n || from == P->n) {   /* between windows */
         evq_push(q < P->n && P->ctx ? &P->ctx[q].evq : &P->q[q], t, type, a, b);
@@ -92,8 +78,7 @@ static void push(sim_t *s, simtime_t t, unsigned type, uint32_t a, uint32_t b)
     o->e[o->n++] = (event_t){ t, type, a, b };
 }
 
-/* Put part p's queue in s->evq (and the run's own aside), or back. */
-static void enter(sim_t *s, struct parts *P, uint32_t p)
+void parts_enter(sim_t *s, struct parts *P, uint32_t p)
 {
     evq_t own = s->evq;
     s->evq = P->q[p];
@@ -101,7 +86,7 @@ static void enter(sim_t *s, struct parts *P, uint32_t p)
     P->cur = p;
 }
 
-static void leave(sim_t *s, struct parts *P, uint32_t p)
+void parts_leave(sim_t *s, struct parts *P, uint32_t p)
 {
     P->q[p] = s->evq;
     s->evq = P->q[P->n];
@@ -119,6 +104,7 @@ void parts_setup(sim_t *s, uint32_t n, uint32_t threads)
     for (uint32_t p = 0; p < n; p++) evq_init(&P->q[p]);
     P->out = xcalloc((size_t)n * n, sizeof *P->out);
     P->window = s->link_delay;
+    P->comm = parts_comm();
     s->hooks.push = push;
     /* what set-up scheduled goes to its owners' queues */
     evq_t all = s->evq;
@@ -126,6 +112,9 @@ void parts_setup(sim_t *s, uint32_t n, uint32_t threads)
     event_t e;
     while (evq_pop(&all, &e)) push(s, e.time, ev_type(&e), e.a, e.b);
     evq_free(&all);
+    /* over MPI ranks every rank sets up the whole network; it keeps the events of its own parts */
+    for (uint32_t p = 0; p < n; p++)
+        if (!part_mine(P, p)) { evq_free(&P->q[p]); evq_init(&P->q[p]); }
 }
 
 void parts_free(sim_t *s)
@@ -137,12 +126,12 @@ void parts_free(sim_t *s)
     free(P->q);
     free(P->out);
     free(P->part_of);
+    ranks_free(P);
     free(P);
     s->parts = NULL;
 }
 
-/* Hand every outbox over to its part's queue (queues[to]). */
-static void flush(struct parts *P, evq_t *queues)
+void parts_flush(struct parts *P, evq_t *queues)
 {
     for (uint32_t to = 0; to < P->n; to++)
         for (uint32_t from = 0; from < P->n; from++) {
@@ -156,6 +145,7 @@ static int threaded_loop(sim_t *s);
 
 int parts_loop(sim_t *s)
 {
+    if (s->parts->comm) return ranks_loop(s);
     if (s->parts->threads > 1) return threaded_loop(s);
     struct parts *P = s->parts;
     for (;;) {
@@ -175,12 +165,12 @@ int parts_loop(sim_t *s)
         if (P->limit > g) P->limit = g;
         if (P->limit > s->end) P->limit = s->end;
         for (uint32_t p = 0; p < P->n; p++) {
-            enter(s, P, p);
+            parts_enter(s, P, p);
             int rc = sim_run_until(s, P->limit);
-            leave(s, P, p);
+            parts_leave(s, P, p);
             if (rc != EXIT_OK) return rc;
         }
-        flush(P, P->q);
+        parts_flush(P, P->q);
         P->windows++;
     }
 }
@@ -337,7 +327,7 @@ static int threaded_loop(sim_t *s)
         for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) rc = P->rc[p];
         if (rc != EXIT_OK) break;
         for (uint32_t p = 0; p < P->n; p++) queues[p] = P->ctx[p].evq;
-        flush(P, queues);
+        parts_flush(P, queues);
         for (uint32_t p = 0; p < P->n; p++) P->ctx[p].evq = queues[p];
         P->windows++;
     }

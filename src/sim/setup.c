@@ -2,6 +2,7 @@
 #include "sim.h"
 #include "internal.h"
 #include "../core/util.h"
+#include "../core/comm.h"
 #include "../core/units.h"
 #include "../net/link.h"
 #include "../net/policy.h"
@@ -259,6 +260,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
 static void parts_check(sim_t *s, cfg_t *c)
 {
     uint32_t n = (uint32_t)cfg_int(c, K_TIME_PARTS);
+    const comm_t *comm = parts_comm();
+    if (comm && n < (uint32_t)comm->size)
+        cfg_fail(c, K_TIME_PARTS, "is %u, but the run has %d MPI ranks, which share the network's parts: set it to %d or more "
+                 "(with time.ties = canonical and time.drain = false)", n, comm->size, comm->size);
     if (n < 2) {
         if (cfg_int(c, K_TIME_THREADS) > 1) cfg_fail(c, K_TIME_THREADS, "runs the parts of time.parts: set it to 2 or more");
         return;
@@ -280,6 +285,11 @@ static void parts_check(sim_t *s, cfg_t *c)
         cfg_fail(c, K_TIME_THREADS, "the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches: run it on one thread");
     if (threads > 1 && (s->msg_size > s->mtu || s->msg_long > s->mtu))
         cfg_fail(c, K_TIME_THREADS, "runs messages of one packet so far (traffic.message_size and long_size at most packet.mtu)");
+    if (comm && threads > 1) cfg_fail(c, K_TIME_THREADS, "under mpirun each rank runs its parts on one thread so far");
+    if (comm && getenv("ICNSIM_FTADAPT_LOG"))
+        cfg_fail(c, K_TIME_PARTS, "over MPI ranks: the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches");
+    if (comm && (s->msg_size > s->mtu || s->msg_long > s->mtu))
+        cfg_fail(c, K_TIME_PARTS, "over MPI ranks runs messages of one packet so far (traffic.message_size and long_size at most packet.mtu)");
     parts_setup(s, n, threads);
 }
 

@@ -6,6 +6,7 @@
 #include "../net/model.h"
 
 struct cfg;
+struct comm;
 
 /* Build a simulation from a configuration (errors exit with status 2). */
 void sim_setup(sim_t *s, struct cfg *c);
@@ -15,6 +16,9 @@ int sim_run(sim_t *s);
  * longer so the network empties; for tests of the drained state. */
 int sim_drain(sim_t *s, simtime_t extra);
 void sim_free(sim_t *s);
+/* The processes of an MPI job that share the next runs (src/core/comm.h):
+ * a run with time.parts then deals its parts to them. NULL: one process. */
+void sim_use_comm(const struct comm *c);
 
 /* Invariant check: returns 0 if all hold, else prints what broke and returns -1. */
 int sim_check_invariants(sim_t *s, int drained);

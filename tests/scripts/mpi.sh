@@ -4,7 +4,9 @@
 # summary.csv of a -j 1 sweep byte for byte; a computing rank, rank 0 (which
 # hands out the points) and mpirun itself, each killed mid-sweep, must lose
 # no point completed before the kill, and the rerun must give the same
-# summary. A directory of another sweep must be refused. Installs nothing: without
+# summary. A directory of another sweep must be refused. One run whose
+# parts (time.parts) the ranks share must give the canonical sequential
+# run's results. Installs nothing: without
 # mpicc and mpirun it prints SKIPPED. Prints "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -104,6 +106,43 @@ set -e
 if [ "$rc" -eq 2 ] && grep -q "holds a larger sweep" <<<"$out" && [ "$before" = "$(find "$work/ref" -type f -printf '%p %s %T@\n' | sort)" ]; then
     ok "mpirun on a directory of another sweep: status 2, nothing written"
 else bad "mpirun on a directory of another sweep: status $rc: $out"; fi
+
+# 5. one run over the ranks (time.parts dealt to them): the results of the
+# canonical sequential run, byte for byte, for the cases of tests/test_parts.c
+# (fat-tree D-mod-K and adaptive, vFtree-SD with VOQs, torus Duato and bubble)
+results() {   # dir: summary.csv without the time.parts column, nodes.csv, timeseries.csv
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time.parts") c = i }
+             { for (i = 1; i <= NF; i++) if (i != c) printf "%s,", $i; print "" }' "$1/summary.csv"
+    cat "$1/nodes.csv" "$1/timeseries.csv"
+}
+common=(-q -s time.ties=canonical -s time.drain=false -s output.plots=no)
+cases=(
+  "fat-tree D-mod-K HS10-1|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us traffic.scenario=hs10-1"
+  "fat-tree adaptive HS25-1|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us routing.algorithm=ADAP-TH-1S-K traffic.scenario=hs25-1"
+  "vFtree-SD 2TH VOQ|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us routing.algorithm=ADAP-2TH-S-K queuing.scheme=vftree-sd switch.vcs=3 switch.voq=true traffic.scenario=hs10-4"
+  "torus Duato|experiments/seed004/base.ini|time.warmup=2us time.measure=10us time.interval=2us routing.algorithm=duato switch.vcs=3 switch.buffer=480B load=0.6"
+  "torus bubble tornado|experiments/seed004/bubble-dor.ini|time.warmup=2us time.measure=10us time.interval=2us traffic.pattern=tornado load=1.0 link.delay=2ns"
+)
+for c in "${cases[@]}"; do
+    IFS='|' read -r name file sets <<<"$c"
+    s=(); for kv in $sets; do s+=(-s "$kv"); done
+    "$ref_bin" run "$file" "${common[@]}" "${s[@]}" -o "$work/seq" || { bad "$name: the sequential run failed"; continue; }
+    for np_parts in "2 2" "3 7"; do
+        read -r np parts <<<"$np_parts"
+        rm -rf "$work/ranks"
+        if ! out=$(mpirun --oversubscribe -np "$np" "$bin" run "$file" "${common[@]}" "${s[@]}" -s time.parts="$parts" -o "$work/ranks" 2>&1); then
+            bad "$name, $np ranks, $parts parts: failed: $out"
+        elif cmp -s <(results "$work/seq") <(results "$work/ranks"); then ok "$name: $np ranks, $parts parts: the sequential run's results"
+        else bad "$name, $np ranks, $parts parts: results differ from the sequential run's"; fi
+    done
+done
+# a run over ranks without enough parts: status 2, the key named, nothing written
+set +e
+out=$(mpirun --oversubscribe -np 3 "$bin" run "${common[@]}" -s time.parts=2 -o "$work/few" 2>&1); rc=$?
+set -e
+if [ "$rc" -eq 2 ] && grep -q "time.parts.*3 MPI ranks" <<<"$out" && [ ! -e "$work/few" ]; then
+    ok "3 ranks, 2 parts: status 2, time.parts named, nothing written"
+else bad "3 ranks, 2 parts: status $rc: $out"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,66 @@
+/* The engine's communicator (src/core/comm.h) over MPI_COMM_WORLD, for a run
+ * whose network is split over the ranks of an MPI job (time.parts). */
+#include "../core/comm.h"
+#include "../core/util.h"
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MPI counts are ints: byte counts past INT_MAX would wrap. */
+static int count_of(uint64_t n, const char *what)
+{
+    if (n > INT_MAX) die("MPI: %s of %llu bytes exceeds one message (2 GiB)", what, (unsigned long long)n);
+    return (int)n;
+}
+
+static void exchange(const comm_t *c, uint8_t *const *send, const uint64_t *slen, uint8_t **recv, uint64_t *rlen)
+{
+    int n = c->size;
+    int *sc = xcalloc((size_t)n * 4, sizeof *sc), *sd = sc + n, *rc = sc + 2 * n, *rd = sc + 3 * n;
+    uint64_t total = 0;
+    for (int r = 0; r < n; r++) { sc[r] = count_of(slen[r], "a window's events for one rank"); total += slen[r]; }
+    uint8_t *sbuf = xmalloc(total ? total : 1);
+    for (int r = 0, off = 0; r < n; off += sc[r], r++) {
+        sd[r] = off;
+        if (sc[r]) memcpy(sbuf + off, send[r], (size_t)sc[r]);
+    }
+    MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
+    uint64_t in = 0;
+    for (int r = 0; r < n; r++) { rd[r] = count_of(in, "a window's events"); in += (uint64_t)rc[r]; rlen[r] = (uint64_t)rc[r]; }
+    count_of(in, "a window's events");
+    *recv = xmalloc(in ? in : 1);
+    MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, *recv, rc, rd, MPI_BYTE, MPI_COMM_WORLD);
+    free(sbuf);
+    free(sc);
+}
+
+static void allreduce(const comm_t *c, uint64_t *v, uint32_t n, int op)
+{
+    (void)c;
+    MPI_Op o = op == COMM_SUM ? MPI_SUM : op == COMM_MIN ? MPI_MIN : MPI_MAX;
+    MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, o, MPI_COMM_WORLD);
+}
+
+static void gather(const comm_t *c, const uint8_t *buf, uint64_t len, uint8_t **all, uint64_t *lens)
+{
+    int n = c->size, mine = count_of(len, "a rank's results");
+    int *cnt = xcalloc((size_t)n * 2, sizeof *cnt), *displ = cnt + n;
+    MPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    uint64_t total = 0;
+    if (c->rank == 0)
+        for (int r = 0; r < n; r++) { displ[r] = count_of(total, "the ranks' results"); total += (uint64_t)cnt[r]; lens[r] = (uint64_t)cnt[r]; }
+    *all = c->rank == 0 ? xmalloc(total ? total : 1) : NULL;
+    MPI_Gatherv(buf, mine, MPI_BYTE, *all, cnt, displ, MPI_BYTE, 0, MPI_COMM_WORLD);
+    free(cnt);
+}
+
+const comm_t *comm_mpi(void)
+{
+    static comm_t c;
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    c = (comm_t){ rank, size, exchange, allreduce, gather };
+    return &c;
+}

@@ -1,0 +1,55 @@
+/* The state of a partitioned run (time.parts), shared by its loops: parts
+ * taking turns or on threads (parts.c) and parts over MPI ranks (ranks.c). */
+#ifndef ICN_SIM_PARTS_H
+#define ICN_SIM_PARTS_H
+#include "internal.h"
+#include "../core/comm.h"
+#include <pthread.h>
+
+typedef struct outbox { event_t *e; uint32_t n, cap; } outbox_t;
+typedef struct bytes { uint8_t *p; uint64_t n, cap; } bytes_t;
+
+struct parts {
+    uint32_t n;               /* parts */
+    uint32_t cur;             /* the part whose queue is in s->evq; n: the run's own (samples) */
+    uint32_t *part_of;        /* [switch], then [nswitches + node] */
+    evq_t *q;                 /* [n + 1]: each part's queue, then the run's own while a part runs */
+    outbox_t *out;            /* [from * n + to]: events from one part to another in this window */
+    simtime_t window, limit;  /* the lookahead; the current window's end */
+    uint64_t windows;
+    /* time.threads */
+    uint32_t threads;
+    sim_t *ctx;               /* [n] while a threaded loop runs: each part's context */
+    uint32_t *need;           /* [n]: packet records a part may take in one window */
+    int *rc;                  /* [n]: each part's status in the last window */
+    uint32_t base_live;       /* the run's packets in flight when the contexts were made */
+    pthread_barrier_t start, done;
+    int stop;
+    /* MPI ranks (ranks.c): this process runs the parts of its rank */
+    const comm_t *comm;       /* NULL: one process */
+    bytes_t *send;            /* [rank]: the window's events for each rank */
+};
+
+/* The rank that runs part p: consecutive parts (so consecutive nodes) together. */
+static inline int part_rank(const struct parts *P, uint32_t p)
+{
+    return P->comm ? (int)((uint64_t)p * (uint64_t)P->comm->size / P->n) : 0;
+}
+
+static inline int part_mine(const struct parts *P, uint32_t p)
+{
+    return !P->comm || part_rank(P, p) == P->comm->rank;
+}
+
+/* The part owning an event's target, or P->n for the whole network's. */
+uint32_t parts_owner(const sim_t *s, const struct parts *P, unsigned type, uint32_t a, uint32_t b);
+/* Put part p's queue in s->evq (and the run's own aside), or back. */
+void parts_enter(sim_t *s, struct parts *P, uint32_t p);
+void parts_leave(sim_t *s, struct parts *P, uint32_t p);
+/* Hand every outbox over to its part's queue (queues[to]). */
+void parts_flush(struct parts *P, evq_t *queues);
+/* The loop of a run over MPI ranks, and its teardown. */
+int ranks_loop(sim_t *s);
+void ranks_free(struct parts *P);
+
+#endif

@@ -1,0 +1,224 @@
+/* time.parts over the ranks of an MPI job (mpirun -np R icnsim run ...).
+ *
+ * Every rank sets up the whole network and runs the parts dealt to it
+ * (part_rank: consecutive parts together), in turns, window after window as
+ * parts.c does. Only the ranks' own entries of the network's arrays change;
+ * the others stay as set up. After each window the events for another
+ * rank's parts travel as bytes: a credit as it is, a head's arrival with its
+ * packet's record (routing state, times, and the optional per-packet
+ * arrays), which the receiving rank copies into a record of its own while
+ * the sender frees its. The next window starts at the earliest event of all
+ * ranks (one all-reduce, which also carries a failure); the samples, which
+ * read counts of the whole network, see the packets in flight summed over
+ * the ranks. At the end rank 0 adds every rank's statistics and per-node
+ * counts to its own, and writes the results alone.
+ *
+ * The results are those of the canonical sequential run, byte for byte
+ * (tests/scripts/mpi.sh): packet record ids differ, and nothing depends on
+ * them. */
+#include "parts.h"
+#include "../core/util.h"
+#include "../stats/stats.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wire { simtime_t t; uint32_t type, a, b, pad; } wire_t;
+
+static void put(bytes_t *o, const void *v, uint64_t n)
+{
+    if (o->n + n > o->cap) {
+        o->cap = 2 * (o->n + n) + 4096;
+        o->p = xrealloc(o->p, o->cap);
+    }
+    memcpy(o->p + o->n, v, n);
+    o->n += n;
+}
+
+static const uint8_t *take(const uint8_t *r, const uint8_t *end, void *v, uint64_t n)
+{
+    if ((uint64_t)(end - r) < n) die("time.parts over MPI ranks: a window's events end early");
+    memcpy(v, r, n);
+    return r + n;
+}
+
+/* A head's packet record into bytes, freed here. */
+static void put_packet(sim_t *s, bytes_t *o, uint32_t id)
+{
+    put(o, &s->pkt[id], sizeof *s->pkt);
+    put(o, &s->ptime[id], sizeof *s->ptime);
+    if (s->want_parr) put(o, &s->parr[id], sizeof *s->parr);
+    if (s->want_proute) put(o, &s->proute[id], sizeof *s->proute);
+    if (s->pext_size) put(o, s->pext + (size_t)id * s->pext_size, s->pext_size);
+    pkt_release(s, id);
+}
+
+/* ... and from bytes into a new record of this rank. */
+static const uint8_t *take_packet(sim_t *s, const uint8_t *r, const uint8_t *end, uint32_t *id)
+{
+    uint32_t i = *id = pkt_alloc(s);
+    r = take(r, end, &s->pkt[i], sizeof *s->pkt);
+    r = take(r, end, &s->ptime[i], sizeof *s->ptime);
+    if (s->want_parr) r = take(r, end, &s->parr[i], sizeof *s->parr);
+    if (s->want_proute) r = take(r, end, &s->proute[i], sizeof *s->proute);
+    if (s->pext_size) r = take(r, end, s->pext + (size_t)i * s->pext_size, s->pext_size);
+    return r;
+}
+
+/* The window's events for other ranks' parts travel; every part's outbox is
+ * then empty or for a part of this rank. */
+static void exchange(sim_t *s, struct parts *P)
+{
+    const comm_t *c = P->comm;
+    if (!P->send) P->send = xcalloc((size_t)c->size, sizeof *P->send);
+    uint8_t **sp = xmalloc((size_t)c->size * sizeof *sp);
+    uint64_t *slen = xcalloc((size_t)c->size * 2, sizeof *slen), *rlen = slen + c->size;
+    for (uint32_t from = 0; from < P->n; from++)
+        for (uint32_t to = 0; to < P->n; to++) {
+            outbox_t *o = &P->out[(size_t)from * P->n + to];
+            if (!o->n || part_mine(P, to)) continue;
+            bytes_t *b = &P->send[part_rank(P, to)];
+            for (uint32_t i = 0; i < o->n; i++) {
+                const event_t *e = &o->e[i];
+                wire_t w = { e->time, ev_type(e), e->a, e->b, 0 };
+                put(b, &w, sizeof w);
+                if (w.type == EV_ARRIVE) put_packet(s, b, e->b);
+            }
+            o->n = 0;
+        }
+    for (int r = 0; r < c->size; r++) { sp[r] = P->send[r].p; slen[r] = P->send[r].n; }
+    uint8_t *in;
+    c->exchange(c, sp, slen, &in, rlen);
+    const uint8_t *r = in, *end = in;
+    for (int k = 0; k < c->size; k++) end += rlen[k];
+    while (r < end) {
+        wire_t w;
+        r = take(r, end, &w, sizeof w);
+        if (w.type == EV_ARRIVE) r = take_packet(s, r, end, &w.b);
+        uint32_t p = parts_owner(s, P, w.type, w.a, w.b);
+        if (p >= P->n || !part_mine(P, p)) die("time.parts over MPI ranks: rank %d received an event for part %u", c->rank, p);
+        evq_push(&P->q[p], w.t, w.type, w.a, w.b);
+    }
+    for (int k = 0; k < c->size; k++) P->send[k].n = 0;
+    free(in);
+    free(sp);
+    free(slen);
+}
+
+/* The run's packets in flight and latest progress over all ranks. */
+static void global_counts(sim_t *s, const comm_t *c, uint64_t *live)
+{
+    uint64_t progress = s->last_progress;
+    *live = s->pkt_live;
+    c->allreduce(c, live, 1, COMM_SUM);
+    c->allreduce(c, &progress, 1, COMM_MAX);
+    s->last_progress = progress;
+}
+
+/* Rank 0 adds every rank's statistics and the counts of its nodes. */
+static void gather_results(sim_t *s, struct parts *P)
+{
+    const comm_t *c = P->comm;
+    if (c->rank) memset(s->st.ts_innet, 0, s->st.nbins * sizeof *s->st.ts_innet);   /* the samples' global counts: once */
+    uint64_t len;
+    uint8_t *mine = stats_pack(&s->st, &len);
+    bytes_t b = { mine, len, len };
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        if (!part_mine(P, P->part_of[s->nswitches + n])) continue;
+        const nic_t *x = &s->nic[n];
+        uint64_t v[3] = { x->rx_bytes, x->injected_pkts, x->w_inj };
+        put(&b, v, sizeof v);
+    }
+    uint8_t *all;
+    uint64_t *lens = xcalloc((size_t)c->size, sizeof *lens);
+    c->gather(c, b.p, b.n, &all, lens);
+    free(b.p);
+    if (c->rank == 0) {
+        const uint8_t *r = all + lens[0];
+        for (int k = 1; k < c->size; k++) {
+            const uint8_t *end = r + lens[k];
+            uint64_t stlen = lens[k];
+            /* the statistics come first; the node counts, 24 bytes per node of rank k, after */
+            uint32_t nodes = 0;
+            for (uint32_t n = 0; n < s->nnodes; n++) nodes += part_rank(P, P->part_of[s->nswitches + n]) == k;
+            if (stlen < (uint64_t)nodes * 24) die("time.parts over MPI ranks: rank %d sent too little", k);
+            stlen -= (uint64_t)nodes * 24;
+            stats_add_packed(&s->st, r, stlen);
+            r += stlen;
+            for (uint32_t n = 0; n < s->nnodes; n++) {
+                if (part_rank(P, P->part_of[s->nswitches + n]) != k) continue;
+                uint64_t v[3];
+                r = take(r, end, v, sizeof v);
+                s->nic[n].rx_bytes += v[0];
+                s->nic[n].injected_pkts += v[1];
+                s->nic[n].w_inj += (uint32_t)v[2];
+            }
+        }
+    }
+    free(all);
+    free(lens);
+}
+
+int ranks_loop(sim_t *s)
+{
+    struct parts *P = s->parts;
+    const comm_t *c = P->comm;
+    int rc = EXIT_OK;
+    for (;;) {
+        /* the earliest event of all ranks, and the worst status (the minimum of its complement) */
+        uint64_t v[2] = { SIMTIME_MAX, ~(uint64_t)(unsigned)rc };
+        for (uint32_t p = 0; p < P->n; p++)
+            if (part_mine(P, p) && evq_top_time(&P->q[p]) < v[0]) v[0] = evq_top_time(&P->q[p]);
+        c->allreduce(c, v, 2, COMM_MIN);
+        rc = (int)(unsigned)~v[1];
+        if (rc != EXIT_OK) break;
+        simtime_t t = v[0], g = evq_top_time(&s->evq);
+        if (g <= t) {   /* the samples first at their instant, with the counts of the whole network */
+            if (g >= s->end) break;
+            uint64_t live;
+            uint32_t own = s->pkt_live;
+            global_counts(s, c, &live);
+            s->pkt_live = (uint32_t)live;
+            rc = sim_run_until(s, g + 1);
+            s->pkt_live = own;
+            if (rc != EXIT_OK) break;   /* a deadlock: every rank sees it at once */
+            continue;
+        }
+        if (t >= s->end) break;
+        P->limit = t + P->window;
+        if (P->limit > g) P->limit = g;
+        if (P->limit > s->end) P->limit = s->end;
+        for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) {
+            if (!part_mine(P, p)) continue;
+            parts_enter(s, P, p);
+            rc = sim_run_until(s, P->limit);
+            parts_leave(s, P, p);
+        }
+        exchange(s, P);
+        parts_flush(P, P->q);
+        P->windows++;
+    }
+    gather_results(s, P);
+    uint64_t live;
+    global_counts(s, c, &live);   /* the end's checks, on every rank alike */
+    s->pkt_live = (uint32_t)live;
+    return rc;
+}
+
+int parts_report_deadlock(sim_t *s)
+{
+    if (!s->parts || !s->parts->comm) return 0;
+    if (s->parts->comm->rank == 0)
+        fprintf(stderr, "icnsim: deadlock: no packet moved for %.3f us with %u in flight (a run over MPI ranks cannot "
+                "print the cycle: each rank holds its own parts; rerun without mpirun for the report)\n",
+                (double)s->deadlock_after / 1e6, s->pkt_live);
+    return 1;
+}
+
+void ranks_free(struct parts *P)
+{
+    if (!P->send) return;
+    for (int r = 0; r < P->comm->size; r++) free(P->send[r].p);
+    free(P->send);
+    P->send = NULL;
+}
