@@ -349,11 +349,6 @@ TEST(cc_stalled_nodes_replay_their_wakeups)
     }
 }
 
-static const char *bin(void)
-{
-    const char *b = getenv("ICNSIM");
-    return b ? b : "./icnsim";
-}
 
 /* Bad input: a clear error naming the key or the file and line, exit 2. */
 TEST(cc_bad_input_is_refused)
@@ -375,7 +370,7 @@ TEST(cc_bad_input_is_refused)
         { "-s nic.queues=shared", "no effect" },                  /* one VC: a single queue anyway */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us %s", bin(), bad[i].args);
+        snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us %s", icnsim_bin(), bad[i].args);
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, bad[i].needle), "'%s': status %d: %s", bad[i].args, rc, out);
     }
@@ -393,7 +388,7 @@ TEST(cc_bad_input_is_refused)
         if (i == 1) for (int k = 0; k < 130; k++) fputs("3 4\n", f);   /* long enough, decreasing at entry 2 */
         fclose(f);
         snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us -s cc.mode=iba -s cc.cct=file "
-                 "-s cc.cct_file=/tmp/icnsim-cct.txt", bin());
+                 "-s cc.cct_file=/tmp/icnsim-cct.txt", icnsim_bin());
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, files[i].needle) && strstr(out, "/tmp/icnsim-cct.txt"), "CCT file %zu: status %d: %s", i, rc, out);
     }
@@ -418,7 +413,7 @@ TEST(cc_view_over_time_adds_up_to_the_totals)
     char dir[128], cmd[1024], out[4096];
     test_tmpdir(dir, sizeof dir, "ccview");
     snprintf(cmd, sizeof cmd, "%s run experiments/seed002/hs10-1-dmodk-432.ini -q -o %s -s output.plots=no -s cc.mode=iba "
-             "-s views.cc=yes -s time.warmup=20us -s time.measure=100us -s time.interval=10us -s time.drain=false", bin(), dir);
+             "-s views.cc=yes -s time.warmup=20us -s time.measure=100us -s time.interval=10us -s time.drain=false", icnsim_bin(), dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "run failed: %s", out);
     enum { NB = 12 };   /* samples at 10, 20, ..., 120 us */
     double thr[NB] = { 0 }, want[NB] = { 0 }, t, x;
@@ -479,7 +474,7 @@ TEST(cc_flows_csv_lists_no_waiting_flow)
         snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -q -o /tmp/icnsim-cc-flows-%d -s output.plots=no "
                  "-s topology.k=4 -s cc.mode=iba -s cc.port_control=%s -s traffic.scenario=hs10-1 -s time.warmup=10us "
                  "-s time.measure=30us && awk -F, -v sl=%d 'NR > 1 { n++; if ($4 == 0 && $5 == 0 && (sl || $7 == 0)) w++ } "
-                 "END { print n + 0, w + 0 }' /tmp/icnsim-cc-flows-%d/flows.csv", bin(), k, pc[k], k, k);
+                 "END { print n + 0, w + 0 }' /tmp/icnsim-cc-flows-%d/flows.csv", icnsim_bin(), k, pc[k], k, k);
         int rows = -1, waiting = -1;
         CHECK(run_cmd(cmd, out, sizeof out) == 0 && sscanf(out, "%d %d", &rows, &waiting) == 2, "%s: %s", pc[k], out);
         CHECK(rows > 0 && waiting == 0,

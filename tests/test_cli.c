@@ -6,11 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("ICNSIM");
-    return b ? b : "./icnsim";
-}
 
 static char tmpdir[256];
 
@@ -30,7 +25,7 @@ static void expect_error(const char *ini, const char *args, int status, const ch
     char path[512], cmd[2048], out[8192];
     snprintf(path, sizeof path, "%s/bad.ini", tmp());
     write_file(path, ini);
-    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/out %s", bin(), path, tmp(), args);
+    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/out %s", icnsim_bin(), path, tmp(), args);
     int rc = run_cmd(cmd, out, sizeof out);
     CHECK(rc == status, "'%s' with\n%s\nexited %d, want %d; output: %s", args, ini, rc, status, out);
     for (int i = 0; needles && needles[i]; i++)
@@ -101,26 +96,26 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[switch]\nvcs = 3\n[routing]\nalgorithm = duato\nwhen = arrival\n", "", 2,
                  (const char *[]){ "bad.ini:9", "routing.when", "several outputs", NULL });
     char out[4096], cmd[600];
-    snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", bin());
+    snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "/nonexistent/x.ini"), "missing file: %s", out);
-    snprintf(cmd, sizeof cmd, "%s bogus", bin());
+    snprintf(cmd, sizeof cmd, "%s bogus", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2, "unknown command accepted");
 }
 
 TEST(cli_help_list_and_keys_tell_the_truth)
 {
     char out[65536], cmd[600];
-    snprintf(cmd, sizeof cmd, "%s --list", bin());
+    snprintf(cmd, sizeof cmd, "%s --list", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "--list failed");
     static const char *names[] = { "rlft", "kary-ntree", "dmodk", "1q", "dbbm", "islip", "rr", "bernoulli", "poisson",
                                    "uniform", "bitrev", "bitcomp", "transpose", "shuffle", "butterfly", "tornado", "shift",
                                    "hs10-1", "hs25-1", "hs10-4", "hs25-4", "ihs",
                                    "iba", "opa", "simula-llnl", "mellanox-default", NULL };
     for (int i = 0; names[i]; i++) CHECK(strstr(out, names[i]), "--list lacks %s", names[i]);
-    snprintf(cmd, sizeof cmd, "%s --help", bin());
+    snprintf(cmd, sizeof cmd, "%s --help", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "sweep") && strstr(out, "-s key=value"), "--help: %s", out);
     /* docs/CONFIG.md is generated from the key table and must match it */
-    snprintf(cmd, sizeof cmd, "%s keys --markdown | diff -q - docs/CONFIG.md", bin());
+    snprintf(cmd, sizeof cmd, "%s keys --markdown | diff -q - docs/CONFIG.md", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "docs/CONFIG.md is stale: run `make docs` (%s)", out);
 }
 
@@ -135,7 +130,7 @@ TEST(cli_same_seed_same_bytes_any_worker_count)
 {
     char cmd[2048], out[16384], a[600], b[600];
     const char *common = "-s topology.k=4 -s time.warmup=20us -s time.measure=60us -s traffic.scenario=hs10-4";
-    snprintf(cmd, sizeof cmd, "%s run -q -o %s/r1 %s && %s run -q -o %s/r2 %s", bin(), tmp(), common, bin(), tmp(), common);
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/r1 %s && %s run -q -o %s/r2 %s", icnsim_bin(), tmp(), common, icnsim_bin(), tmp(), common);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "runs failed: %s", out);
     snprintf(a, sizeof a, "%s/r1/summary.csv", tmp());
     snprintf(b, sizeof b, "%s/r2/summary.csv", tmp());
@@ -144,14 +139,14 @@ TEST(cli_same_seed_same_bytes_any_worker_count)
     snprintf(b, sizeof b, "%s/r2/timeseries.csv", tmp());
     CHECK(files_equal(a, b), "two runs with the same seed differ (timeseries.csv)");
     /* a different seed must change the result, or the check above proves nothing */
-    snprintf(cmd, sizeof cmd, "%s run -q -o %s/r3 %s -s seed=2", bin(), tmp(), common);
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/r3 %s -s seed=2", icnsim_bin(), tmp(), common);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "seed 2 run failed: %s", out);
     snprintf(a, sizeof a, "%s/r3/timeseries.csv", tmp());
     CHECK(!files_equal(a, b), "seed has no effect");
     /* sweeps on 1 and 2 workers */
     snprintf(cmd, sizeof cmd, "%s sweep -q -j 1 -o %s/s1 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson && "
                               "%s sweep -q -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson",
-             bin(), tmp(), common, bin(), tmp(), common);
+             icnsim_bin(), tmp(), common, icnsim_bin(), tmp(), common);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "sweeps failed: %s", out);
     snprintf(a, sizeof a, "%s/s1/summary.csv", tmp());
     snprintf(b, sizeof b, "%s/s2/summary.csv", tmp());
@@ -161,10 +156,10 @@ TEST(cli_same_seed_same_bytes_any_worker_count)
     /* the sweep point equals the single run with the same values */
     snprintf(cmd, sizeof cmd, "%s run -q -o %s/r4 %s -s load=0.6 -s traffic.process=poisson && "
                               "tail -n 1 %s/r4/summary.csv | cut -d, -f2- > %s/x && sed -n 5p %s | cut -d, -f2- > %s/y && cmp -s %s/x %s/y",
-             bin(), tmp(), common, tmp(), tmp(), a, tmp(), tmp(), tmp());
+             icnsim_bin(), tmp(), common, tmp(), tmp(), a, tmp(), tmp(), tmp());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "sweep point differs from the equivalent run: %s", out);
     /* resume: a second sweep reuses every point */
-    snprintf(cmd, sizeof cmd, "%s sweep -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson", bin(), tmp(), common);
+    snprintf(cmd, sizeof cmd, "%s sweep -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson", icnsim_bin(), tmp(), common);
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "6 reused"), "resume did not reuse points: %s", out);
     CHECK(files_equal(a, b), "resumed sweep changed the summary");
     /* a point written by an older icnsim, without a key added since (at its
@@ -180,7 +175,7 @@ TEST(cli_same_seed_same_bytes_any_worker_count)
              "open('complete', 'w').write('icnsim point complete\\nconfig.ini %%s\\nsummary.csv %%s\\n' %% (h('config.ini'), h('summary.csv')))\" && "
              "sed -i 's/^# seed = 1$/seed = 7/' ../0001/config.ini) && "
              "%s sweep -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson",
-             tmp(), bin(), tmp(), common);
+             tmp(), icnsim_bin(), tmp(), common);
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "5 reused"), "older point not reused or changed one reused: %s", out);
     CHECK(files_equal(a, b), "summary changed after reusing an older point");
 }
@@ -196,14 +191,14 @@ TEST(cli_written_config_repeats_the_run)
                               "grep -q '^# seed = 1$' %s/c1/config.ini && grep -q '^algorithm = ADAP-TH-S-K$' %s/c1/config.ini && "
                               "%s run %s/c1/config.ini -q -o %s/c2 && "
                               "cut -d, -f2- %s/c1/summary.csv > %s/c1.x && cut -d, -f2- %s/c2/summary.csv > %s/c2.x",
-             bin(), tmp(), tmp(), tmp(), bin(), tmp(), tmp(), tmp(), tmp(), tmp(), tmp());
+             icnsim_bin(), tmp(), tmp(), tmp(), icnsim_bin(), tmp(), tmp(), tmp(), tmp(), tmp(), tmp());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "writing or re-running config.ini failed: %s", out);
     snprintf(a, sizeof a, "%s/c1.x", tmp());
     snprintf(b, sizeof b, "%s/c2.x", tmp());
     CHECK(files_equal(a, b), "re-running config.ini gave another result");
     /* the preset's own values, given explicitly, are no contradiction */
     snprintf(cmd, sizeof cmd, "%s run -q -o %s/c3 -s topology.k=4 -s time.warmup=20us -s time.measure=60us "
-                              "-s traffic.scenario=hs10-4 -s traffic.hs_count=4 -s traffic.hs_fraction=0.1", bin(), tmp());
+                              "-s traffic.scenario=hs10-4 -s traffic.hs_count=4 -s traffic.hs_fraction=0.1", icnsim_bin(), tmp());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "hs10-4 with its own count and fraction refused: %s", out);
 }
 
@@ -211,13 +206,13 @@ TEST(cli_plots_rendered_or_refused)
 {
     char cmd[2048], out[8192], path[600];
     /* asked for plots without gnuplot: a clear configuration error */
-    snprintf(cmd, sizeof cmd, "PATH=/nonexistent %s run -q -o %s/p0 -s output.plots=yes -s time.measure=20us", bin(), tmp());
+    snprintf(cmd, sizeof cmd, "PATH=/nonexistent %s run -q -o %s/p0 -s output.plots=yes -s time.measure=20us", icnsim_bin(), tmp());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "output.plots") && strstr(out, "gnuplot"), "plots=yes without gnuplot: %s", out);
-    snprintf(cmd, sizeof cmd, "%s run -q -o %s/p1 -s output.plots=maybe -s time.measure=20us", bin(), tmp());
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/p1 -s output.plots=maybe -s time.measure=20us", icnsim_bin(), tmp());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "auto, yes or no"), "plots=maybe: %s", out);
     /* the scripts are always written; PNGs when gnuplot is present (CI installs it) */
     snprintf(cmd, sizeof cmd, "%s run -q -o %s/p2 -s time.measure=40us && %s sweep -q -j 2 -o %s/p3 -s time.measure=40us "
-                              "-s load=0.3,0.6 -s traffic.scenario=none,hs10-1", bin(), tmp(), bin(), tmp());
+                              "-s load=0.3,0.6 -s traffic.scenario=none,hs10-1", icnsim_bin(), tmp(), icnsim_bin(), tmp());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "runs failed: %s", out);
     snprintf(path, sizeof path, "%s/p2/timeseries.gp", tmp());
     CHECK(access(path, R_OK) == 0, "no timeseries.gp");

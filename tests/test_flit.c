@@ -101,7 +101,7 @@ TEST(flit_vct_switching)
     char out[4096], cmd[4096];
     (void)bad;
     snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o /tmp/icnsim-flit-bad -s switch.switching=vct "
-             "-s switch.buffer=76B", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim");
+             "-s switch.buffer=76B", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "whole packet"), "VCT with 19-flit VCs: %s", out);
 }
 
@@ -163,7 +163,7 @@ TEST(flit_refuses_bubble_routings)
     };
     for (int i = 0; i < 2; i++) {
         char out[4096], cmd[4096];
-        snprintf(cmd, sizeof cmd, "%s run %s -q -o /tmp/icnsim-flit-bubble", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim", runs[i]);
+        snprintf(cmd, sizeof cmd, "%s run %s -q -o /tmp/icnsim-flit-bubble", icnsim_bin(), runs[i]);
         CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "packet-level switch"), "%s: %s", runs[i], out);
     }
 }
@@ -293,7 +293,7 @@ TEST(flit_static_single_vc_links_warned)
         char out[8192], cmd[4096];
         snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o /tmp/icnsim-flit-warn -s topology.type=mesh "
                  "-s routing.algorithm=dor -s queuing.scheme=dbbm -s switch.vcs=4 -s router.vc_alloc=%s -s time.warmup=0 "
-                 "-s time.measure=1us", getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim", cases[i].alloc);
+                 "-s time.measure=1us", icnsim_bin(), cases[i].alloc);
         CHECK(run_cmd(cmd, out, sizeof out) == 0, "%s: %s", cases[i].alloc, out);
         CHECK(!strstr(out, "all traffic of 128 of the 224 router-to-router links on one VC") == !cases[i].warn,
               "%s: %s", cases[i].alloc, out);
@@ -364,7 +364,7 @@ TEST(flit_bernoulli_cycle_process)
     CHECK(wait[1] - wait[0] > 0.3 && wait[1] - wait[0] < 0.7, "source wait: bernoulli-cycle %.2f, poisson %.2f cycles", wait[0], wait[1]);
     char out[4096], cmd[4096];
     snprintf(cmd, sizeof cmd, "%s run experiments/seed004/bubble-dor.ini -q -o /tmp/icnsim-flit-bc -s traffic.process=bernoulli-cycle",
-             getenv("ICNSIM") ? getenv("ICNSIM") : "./icnsim");
+             icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "traffic.process") && strstr(out, "switch.model = flit"), "%s", out);
 }
 

@@ -13,8 +13,7 @@
 static const char *bin(void)
 {
     static char path[4096];
-    const char *b = getenv("ICNSIM");
-    if (!path[0] && !realpath(b ? b : "./icnsim", path)) abort();
+    if (!path[0] && !realpath(icnsim_bin(), path)) abort();
     return path;
 }
 

@@ -12,11 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("ICNSIM");
-    return b ? b : "./icnsim";
-}
 
 static const char *ft_ini = "[topology]\ntype = rlft\nk = 2\nstages = 3\n[time]\nwarmup = 5us\nmeasure = 30us\n";
 static const char *torus_ini = "[topology]\ntype = torus\nk = 4\nn = 2\n[time]\nwarmup = 5us\nmeasure = 30us\n";
@@ -264,23 +259,23 @@ TEST(ib_cli_errors)
     int fd = mkstemp(ini);
     close(fd);
     write_text(ini, "[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = lft\n[time]\nmeasure = 5us\n");
-    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=minhop -o /tmp/icnsim-ib-out", bin(), ini);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=minhop -o /tmp/icnsim-ib-out", icnsim_bin(), ini);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "credit loop") && strstr(out, "ib.allow_credit_loops"), "credit loop: %s", out);
-    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=minhop -s ib.allow_credit_loops=true -s load=0.05 -o /tmp/icnsim-ib-out", bin(), ini);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=minhop -s ib.allow_credit_loops=true -s load=0.05 -o /tmp/icnsim-ib-out", icnsim_bin(), ini);
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "credit loop"), "allowed credit loop: %s", out);
-    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s ib.lmc=8 -o /tmp/icnsim-ib-out", bin(), ini);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s ib.lmc=8 -o /tmp/icnsim-ib-out", icnsim_bin(), ini);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lmc"), "LMC 8: %s", out);
-    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s topology.k=16 -s topology.concentration=16 -s ib.lmc=7 -o /tmp/icnsim-ib-out", bin(), ini);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s topology.k=16 -s topology.concentration=16 -s ib.lmc=7 -o /tmp/icnsim-ib-out", icnsim_bin(), ini);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lmc") && strstr(out, "0xBFFF"), "LID space overflow: %s", out);
     /* an LFT dump that misses a destination */
     char lft[] = "/tmp/icnsim-ib-lft-XXXXXX";
     fd = mkstemp(lft);
     close(fd);
-    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s ib.write_lfts=%s -s load=0 -o /tmp/icnsim-ib-out", bin(), ini, lft);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s ib.write_lfts=%s -s load=0 -o /tmp/icnsim-ib-out", icnsim_bin(), ini, lft);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "write lfts: %s", out);
     snprintf(cmd, sizeof cmd, "sed -i '/^0x0005 /d' %s", lft);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "sed");
-    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=file -s ib.lft_file=%s -s switch.vcs=2 -o /tmp/icnsim-ib-out", bin(), ini, lft);
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=file -s ib.lft_file=%s -s switch.vcs=2 -o /tmp/icnsim-ib-out", icnsim_bin(), ini, lft);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lft_file") && strstr(out, "0x0005"), "LFT without LID 5: %s", out);
     unlink(ini);
     unlink(lft);
@@ -427,7 +422,7 @@ TEST(ib_files_malformed)
         write_text(net, cases[k].net);
         write_text(lft, cases[k].lft ? cases[k].lft : "");
         char cmd[1024], out[8192];
-        snprintf(cmd, sizeof cmd, "%s run %s -s ib.net_file=%s -s ib.lft_file=%s -o /tmp/icnsim-ib-out", bin(), ini, net, lft);
+        snprintf(cmd, sizeof cmd, "%s run %s -s ib.net_file=%s -s ib.lft_file=%s -o /tmp/icnsim-ib-out", icnsim_bin(), ini, net, lft);
         int rc = run_cmd(cmd, out, sizeof out);
         const char *file = cases[k].lft ? lft : net;
         CHECK(rc == 2 && strstr(out, file) && strstr(out, cases[k].want), "case %zu: exit %d, want 2 and '%s%s': %s", k, rc, file, cases[k].want, out);
@@ -508,11 +503,11 @@ TEST(ib_list_names_engines)
 {
     static char out[1 << 18];   /* the whole of `keys` */
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --list", bin());
+    snprintf(cmd, sizeof cmd, "%s --list", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "--list failed");
     static const char *names[] = { "lft", "ibnetdiscover", "minhop", "updn", "ftree", "dor", "dfs-disjoint", "dmodk", "file", NULL };
     for (int i = 0; names[i]; i++) CHECK(strstr(out, names[i]) != NULL, "--list lacks %s", names[i]);
-    snprintf(cmd, sizeof cmd, "%s keys", bin());
+    snprintf(cmd, sizeof cmd, "%s keys", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "keys failed");
     static const char *keys[] = { "ib.engine", "ib.lmc", "ib.root", "ib.lft_file", "ib.allow_credit_loops", "ib.net_file",
                                   "ib.write_net", "ib.write_lfts", "ib.report", NULL };

@@ -61,11 +61,10 @@ TEST(parts_refuse_what_they_cannot_split)
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s time.threads=3", "a thread runs whole parts" },
         { "-s time.threads=2", "set it to 2 or more" },
     };
-    const char *b = getenv("ICNSIM");
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char cmd[1024], out[4096];
         snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -s topology.k=4 -s time.measure=5us -q -o "
-                 "/tmp/icnsim-parts-bad-%d %s", b ? b : "./icnsim", (int)getpid(), bad[i].sets);
+                 "/tmp/icnsim-parts-bad-%d %s", icnsim_bin(), (int)getpid(), bad[i].sets);
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, "time.") && strstr(out, bad[i].needle), "'%s': exit %d, %s", bad[i].sets, rc, out);
     }

@@ -63,11 +63,6 @@ TEST(sweep_bad_shards_exit_2)
     CHECK(run_cmd("./build/icnsim run -q -o /tmp/icnsim-never --shard 0/2", out, sizeof out) == 2, "run with --shard: %s", out);
 }
 
-static const char *bin(void)
-{
-    const char *b = getenv("ICNSIM");
-    return b ? b : "./build/icnsim";
-}
 
 /* Every file under dir with its size, time and checksum: equal listings
  * mean nothing was written. */
@@ -84,7 +79,7 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
     char dir[128] = "", cmd[1024], out[4096];
     test_tmpdir(dir, sizeof dir, "sweepdir");
     const char *common = "sweep -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us";
-    snprintf(cmd, sizeof cmd, "%s %s -s load=0.2,0.5 -s seed=1,2 -o %s/a", bin(), common, dir);
+    snprintf(cmd, sizeof cmd, "%s %s -s load=0.2,0.5 -s seed=1,2 -o %s/a", icnsim_bin(), common, dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "first sweep: %s", out);
     char a[300];
     snprintf(a, sizeof a, "%s/a", dir);
@@ -97,7 +92,7 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
         { "-s load=0.2,0.6 -s seed=1,2 --shard 1/2", "holds another sweep" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        snprintf(cmd, sizeof cmd, "%s %s %s -o %s/a", bin(), common, bad[i].sets, dir);
+        snprintf(cmd, sizeof cmd, "%s %s %s -o %s/a", icnsim_bin(), common, bad[i].sets, dir);
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, bad[i].says) && strstr(out, "nothing was changed"), "%s: status %d: %s", bad[i].sets, rc, out);
         char *after = snapshot(a);
@@ -107,15 +102,15 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
     free(before);
     /* a single run's directory is not a sweep's */
     snprintf(cmd, sizeof cmd, "%s run -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us -s output.plots=no -o %s/r && "
-             "cp %s/r/summary.csv %s/r.csv && %s %s -s load=0.2,0.5 -o %s/r", bin(), dir, dir, dir, bin(), common, dir);
+             "cp %s/r/summary.csv %s/r.csv && %s %s -s load=0.2,0.5 -o %s/r", icnsim_bin(), dir, dir, dir, icnsim_bin(), common, dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "single run"), "sweep into a run's directory: %s", out);
     snprintf(cmd, sizeof cmd, "cmp %s/r/summary.csv %s/r.csv && test ! -e %s/r/points", dir, dir, dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "the run's directory changed: %s", out);
     /* the same sweep extended by more values of its first key reuses its points */
-    snprintf(cmd, sizeof cmd, "%s %s -s load=0.2,0.5,0.8 -s seed=1,2 -o %s/a --shard 0/1", bin(), common, dir);
+    snprintf(cmd, sizeof cmd, "%s %s -s load=0.2,0.5,0.8 -s seed=1,2 -o %s/a --shard 0/1", icnsim_bin(), common, dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "extended sweep: %s", out);
     snprintf(cmd, sizeof cmd, "%s sweep -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us "
-             "-s load=0.2,0.5,0.8 -s seed=1,2 -o %s/a", bin(), dir);
+             "-s load=0.2,0.5,0.8 -s seed=1,2 -o %s/a", icnsim_bin(), dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "(6 reused"), "extended sweep's merge: %s", out);
 }
 
@@ -126,12 +121,12 @@ TEST(mpi_asked_of_a_build_without_it_exits_2)
 {
     char cmd[1024], out[4096], dir[128] = "";
     test_tmpdir(dir, sizeof dir, "mpienv");
-    snprintf(cmd, sizeof cmd, "%s --version", bin());
+    snprintf(cmd, sizeof cmd, "%s --version", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "--version: %s", out);
     int mpi = strstr(out, "(MPI)") != NULL;
     const char *env[] = { "OMPI_COMM_WORLD_SIZE=3", "PMI_SIZE=2" };
     for (size_t i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "%s %s sweep %s -q -s load=0.1,0.2 -s time.measure=5us -o %s/x", env[i], bin(), mpi ? "-j 2" : "", dir);
+        snprintf(cmd, sizeof cmd, "%s %s sweep %s -q -s load=0.1,0.2 -s time.measure=5us -o %s/x", env[i], icnsim_bin(), mpi ? "-j 2" : "", dir);
         CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, mpi ? "local workers" : "built without MPI") && strstr(out, "MPI processes"),
               "%s: %s", env[i], out);
         snprintf(cmd, sizeof cmd, "test ! -e %s/x", dir);
@@ -139,6 +134,6 @@ TEST(mpi_asked_of_a_build_without_it_exits_2)
     }
     /* a job of one process is no MPI sweep: it runs as without mpirun */
     snprintf(cmd, sizeof cmd, "OMPI_COMM_WORLD_SIZE=1 %s sweep -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us "
-             "-s time.measure=5us -s load=0.1,0.2 -o %s/one", bin(), dir);
+             "-s time.measure=5us -s load=0.1,0.2 -o %s/one", icnsim_bin(), dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "a one-process job: %s", out);
 }

@@ -12,11 +12,6 @@
 static char tmpdir[256];
 static const char *tmp(void) { return test_tmpdir(tmpdir, sizeof tmpdir, "views"); }
 
-static const char *bin(void)
-{
-    const char *b = getenv("ICNSIM");
-    return b ? b : "./icnsim";
-}
 
 /* Column `col` of every data row of dir/file, a CSV file ('#' lines
  * skipped), into v (at most max); returns the rows, -1 if the file or the
@@ -231,7 +226,7 @@ TEST(views_files_add_up)
           "[views]\nlatency = true\npeak_window = 5us\ntop_pairs = 3\nrouter_wait = true\nlink_load = true\nlink_bins = 7\n"
           "port_counters = true\n", f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s -s output.plots=no", bin(), ini, dir);
+    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s -s output.plots=no", icnsim_bin(), ini, dir);
     int rc = run_cmd(cmd, out, sizeof out);
     CHECK(rc == 0, "run: %s", out);
     if (rc) return;
@@ -276,7 +271,7 @@ TEST(views_bad_keys_are_rejected)
     };
     for (size_t i = 0; i < ICN_ARRAY_LEN(bad); i++) {
         char cmd[1024], out[4096];
-        snprintf(cmd, sizeof cmd, "%s run -q -o %s/bad %s", bin(), tmp(), bad[i].args);
+        snprintf(cmd, sizeof cmd, "%s run -q -o %s/bad %s", icnsim_bin(), tmp(), bad[i].args);
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, bad[i].needle), "%s: exit %d, want 2 naming '%s': %s", bad[i].args, rc, bad[i].needle, out);
     }
@@ -294,7 +289,7 @@ TEST(views_pdes_window_statistics)
     for (int k = 0; k < 3; k++) {
         snprintf(dir[k], sizeof dir[k], "%s/pdes%s", tmp(), parts[k]);
         snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -q -o %s -s output.plots=no -s topology.k=4 "
-                 "-s load=0.5 -s time.warmup=10us -s time.measure=40us -s views.pdes=%s", bin(), dir[k], parts[k]);
+                 "-s load=0.5 -s time.warmup=10us -s time.measure=40us -s views.pdes=%s", icnsim_bin(), dir[k], parts[k]);
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 0, "views.pdes=%s: status %d: %s", parts[k], rc, out);
     }
@@ -313,7 +308,7 @@ TEST(views_pdes_window_statistics)
     snprintf(cmd, sizeof cmd, "cmp %s/timeseries.csv %s/timeseries.csv && cmp %s/nodes.csv %s/nodes.csv", dir[0], dir[2],
              dir[0], dir[2]);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "views.pdes changed the results: %s", out);
-    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o %s/pdesflit -s views.pdes=2", bin(), tmp());
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o %s/pdesflit -s views.pdes=2", icnsim_bin(), tmp());
     int rc = run_cmd(cmd, out, sizeof out);
     CHECK(rc == 2 && strstr(out, "views.pdes"), "views.pdes on the flit model: status %d: %s", rc, out);
 }

@@ -85,13 +85,18 @@ const char *test_tmpdir(char *buf, size_t n, const char *tag)
     return buf;
 }
 
+const char *icnsim_bin(void)
+{
+    const char *b = getenv("ICNSIM");
+    return b ? b : "./icnsim";
+}
+
 unsigned long cli_results_digest(const char *file, const char *const *sets, const char *const *more)
 {
     static char tmp[256];
     char cmd[4096], out[256];
-    const char *b = getenv("ICNSIM");
     test_tmpdir(tmp, sizeof tmp, "digest");
-    int n = snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/run -s output.plots=no", b ? b : "./icnsim", file, tmp);
+    int n = snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/run -s output.plots=no", icnsim_bin(), file, tmp);
     for (size_t k = 0; sets && sets[k]; k++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -s %s", sets[k]);
     for (size_t k = 0; more && more[k]; k++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -s %s", more[k]);
     snprintf(cmd + n, sizeof cmd - (size_t)n, " && cd %s/run && { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "

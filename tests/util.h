@@ -23,6 +23,8 @@ int cube_walk(sim_t *s, uint32_t a, uint32_t b, walk_pick_fn pick, void *arg);
 /* A fresh directory /tmp/icnsim-<tag>-<pid>, made once into buf (n bytes)
  * on the first call; returns buf. */
 const char *test_tmpdir(char *buf, size_t n, const char *tag);
+/* The icnsim under test: $ICNSIM (make test sets it), else ./icnsim. */
+const char *icnsim_bin(void);
 /* Run icnsim on an INI file with -s sets, then -s more (NULL-ended lists,
  * either NULL); returns a digest of every result file it wrote but perf.csv
  * (times) and summary.csv's key columns (the results from its status column
