@@ -71,6 +71,12 @@ row seed002-hs10-1-dmodk-11664-parts2-threads2 experiments/seed002/hs10-1-dmodk.
 VFT=(experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3)
 row seed002-hs10-1-vftree-2th-11664-canonical "${VFT[@]}" "${PARTS[@]}"
 row seed002-hs10-1-vftree-2th-11664-parts2-threads2 "${VFT[@]}" "${PARTS[@]}" -s time.parts=2 -s time.threads=2
+# A network of 131072 end nodes (4-stage RLFT of radix-32 switches), uniform
+# traffic at half load, 5 us + 10 us: sequential, and 2 parts on 2 threads.
+BIG=(experiments/seed002/base-11664.ini -s topology.k=16 -s topology.stages=4 -s load=0.5 -s time.warmup=5us
+     -s time.measure=10us "${PARTS[@]}")
+row uniform-0.5-rlft4-131072-canonical "${BIG[@]}"
+row uniform-0.5-rlft4-131072-parts2-threads2 "${BIG[@]}" -s time.parts=2 -s time.threads=2
 # The same 2 parts on 2 MPI ranks of this machine (src/sim/ranks.c), when an
 # MPI build exists (make MPI=1); its perf.csv has rank 0's wall time and memory.
 if [ -x build-mpi/icnsim ] && command -v mpirun >/dev/null; then
@@ -78,8 +84,9 @@ if [ -x build-mpi/icnsim ] && command -v mpirun >/dev/null; then
     launch=(mpirun --oversubscribe -np 2 build-mpi/icnsim)
     row seed002-hs10-1-dmodk-11664-parts2-ranks2 experiments/seed002/hs10-1-dmodk.ini "${PARTS[@]}" -s time.parts=2
     row seed002-hs10-1-vftree-2th-11664-parts2-ranks2 "${VFT[@]}" "${PARTS[@]}" -s time.parts=2
+    row uniform-0.5-rlft4-131072-parts2-ranks2 "${BIG[@]}" -s time.parts=2
     launch=("$bin")
-elif [[ seed002-hs10-1-dmodk-11664-parts2-ranks2 == $only || seed002-hs10-1-vftree-2th-11664-parts2-ranks2 == $only ]]; then
+elif [[ $only == *ranks* || $only == "*" ]]; then
     echo "(the MPI rows need build-mpi/icnsim and mpirun: make MPI=1)" >&2
 fi
 # IBA congestion control (opa preset) on the same 11664-node HS10-1 case, in one run

@@ -43,6 +43,11 @@ DESC = {  # case of bench/run.sh: what it runs
     "seed002-hs10-1-dmodk-11664-parts2-threads2": "same, time.parts = 2 on 2 threads",
     "seed002-hs10-1-vftree-2th-11664-canonical": "the vFtree case without VOQs, time.ties = canonical, no drain",
     "seed002-hs10-1-vftree-2th-11664-parts2-threads2": "same, time.parts = 2 on 2 threads",
+    "seed002-hs10-1-dmodk-11664-parts2-ranks2": "the D-mod-K case, time.parts = 2 on 2 MPI ranks",
+    "seed002-hs10-1-vftree-2th-11664-parts2-ranks2": "the vFtree case, time.parts = 2 on 2 MPI ranks",
+    "uniform-0.5-rlft4-131072-canonical": "uniform 0.5 load, 131072 nodes (4-stage RLFT), 5 us + 10 us, canonical, no drain",
+    "uniform-0.5-rlft4-131072-parts2-threads2": "same, time.parts = 2 on 2 threads",
+    "uniform-0.5-rlft4-131072-parts2-ranks2": "same, time.parts = 2 on 2 MPI ranks",
     "uniform-0.6-rlft-k6-432": "uniform 0.6 load, 250 us, 432 nodes",
     "uniform-0.6-rlft-k12-3456": "uniform 0.6 load, 250 us, 3456 nodes",
     "uniform-0.6-rlft-k18-11664": "uniform 0.6 load, 250 us, 11664 nodes",
@@ -174,7 +179,11 @@ def flit_table(rs):
 PARTS_PAIRS = (  # (sequential case, partitioned case): the speed-up of each sitting
     ("seed002-hs10-1-dmodk-11664-canonical", "seed002-hs10-1-dmodk-11664-parts2"),
     ("seed002-hs10-1-dmodk-11664-canonical", "seed002-hs10-1-dmodk-11664-parts2-threads2"),
+    ("seed002-hs10-1-dmodk-11664-canonical", "seed002-hs10-1-dmodk-11664-parts2-ranks2"),
     ("seed002-hs10-1-vftree-2th-11664-canonical", "seed002-hs10-1-vftree-2th-11664-parts2-threads2"),
+    ("seed002-hs10-1-vftree-2th-11664-canonical", "seed002-hs10-1-vftree-2th-11664-parts2-ranks2"),
+    ("uniform-0.5-rlft4-131072-canonical", "uniform-0.5-rlft4-131072-parts2-threads2"),
+    ("uniform-0.5-rlft4-131072-canonical", "uniform-0.5-rlft4-131072-parts2-ranks2"),
 )
 
 
