@@ -136,6 +136,17 @@ for c in "${cases[@]}"; do
         else bad "$name, $np ranks, $parts parts: results differ from the sequential run's"; fi
     done
 done
+# a deadlock (DOR on a torus, one VC, tornado at full load) found over ranks:
+# every rank stops at once, status 3, rank 0 writes the sequential run's results
+dl=(experiments/seed004/base.ini -s routing.algorithm=dor -s switch.vcs=1 -s load=1.0 -s traffic.pattern=tornado
+    -s time.warmup=2us -s time.measure=200us -s time.deadlock=5us -s link.delay=2ns)
+set +e
+"$ref_bin" run "${dl[@]}" "${common[@]}" -o "$work/dl-seq" >/dev/null 2>&1; rc_seq=$?
+out=$(timeout 300 mpirun --oversubscribe -np 2 "$bin" run "${dl[@]}" "${common[@]}" -s time.parts=3 -o "$work/dl-ranks" 2>&1); rc=$?
+set -e
+if [ "$rc_seq" -eq 3 ] && [ "$rc" -eq 3 ] && grep -q "deadlock" <<<"$out" && cmp -s <(results "$work/dl-seq") <(results "$work/dl-ranks"); then
+    ok "a deadlock over 2 ranks: status 3, the sequential run's results"
+else bad "a deadlock over 2 ranks: status $rc (sequential $rc_seq): $out"; fi
 # a run over ranks without enough parts: status 2, the key named, nothing written
 set +e
 out=$(mpirun --oversubscribe -np 3 "$bin" run "${common[@]}" -s time.parts=2 -o "$work/few" 2>&1); rc=$?
