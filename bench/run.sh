@@ -43,15 +43,15 @@ row() {   # name, then icnsim run arguments
     local perf acc
     perf=$(tail -n 1 "$out/$name/perf.csv")
     acc=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "accepted") c = i } NR == 2 { print $c }' "$out/$name/summary.csv")
-    IFS=, read -r wall events hops evps hps rss fhops fhps <<<"$perf"
+    IFS=, read -r wall events hops evps hps rss fhops fhps _ <<<"$perf"
     printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s %11.2f\n" "$name" "$wall" "$hops" \
         "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc" \
         "$(echo "$fhps" | awk '{print $1/1e6}')"
     if [ "$record" = 1 ]; then
         bench_record "$results" "$(awk -v c="$name" -v b="$build" -v d="$sitting" -v a="$acc" -v n="$note" -F, \
             -v OFS=, '{ gsub(/"/, "\"\"", n)
-                        printf "%s,%s,%s,%.3f,%d,%.3f,%.3f,%.1f,%s,%s,\"%s\"\n", c, b, d, $1, $3, $5 / 1e6, $4 / 1e6, $6, a,
-                               ($7 > 0 ? sprintf("%.3f", $8 / 1e6) : ""), n }' <<<"$perf")"
+                        printf "%s,%s,%s,%.3f,%d,%.3f,%.3f,%.1f,%s,%s,\"%s\",%s,%s\n", c, b, d, $1, $3, $5 / 1e6, $4 / 1e6, $6, a,
+                               ($7 > 0 ? sprintf("%.3f", $8 / 1e6) : ""), n, ($9 > 0 ? $9 : ""), ($9 > 0 ? $10 : "") }' <<<"$perf")"
     fi
 }
 

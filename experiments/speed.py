@@ -189,17 +189,22 @@ PARTS_PAIRS = (  # (sequential case, partitioned case): the speed-up of each sit
 
 def parts_table(rs):
     """Wall-time speed-up of the partitioned runs over the canonical sequential run, per sitting."""
-    L = ["| partitioned case | against | build | date | note | speed-up (sequential wall / partitioned wall) |",
-         "|---|---|---|---|---|---|"]
+    L = ["| partitioned case | against | build | date | note | speed-up (sequential wall / partitioned wall) | windows | "
+         "waiting per window |", "|---|---|---|---|---|---|---|---|"]
     by = {}
     for r in rs:
-        by.setdefault((r["build"], r["date"], r["note"]), {}).setdefault(r["case"], []).append(num(r, "wall_s"))
+        by.setdefault((r["build"], r["date"], r["note"]), {}).setdefault(r["case"], []).append(r)
     for seq, par in PARTS_PAIRS:
         for key, cases in by.items():
             if seq in cases and par in cases:
-                a, b = cases[seq], cases[par]
+                a, b = [num(r, "wall_s") for r in cases[seq]], [num(r, "wall_s") for r in cases[par]]
                 ratios = sorted(x / y for x in a for y in b if y)
-                L.append("| `%s` | `%s` | %s | %s |" % (par, seq, sitting(*key), span(ratios, lambda v: "%.2fx" % v)))
+                w = [r for r in cases[par] if r.get("windows")]
+                wins = span([int(r["windows"]) for r in w], lambda v: "%d" % v) if w else ""
+                wait = span([1e6 * float(r["window_wait_s"]) / int(r["windows"]) for r in w], lambda v: "%.1f" % v, " us") \
+                    if w and "threads" in par or w and "ranks" in par else ""
+                L.append("| `%s` | `%s` | %s | %s | %s | %s |" % (par, seq, sitting(*key), span(ratios, lambda v: "%.2fx" % v),
+                                                       wins, wait))
     return "\n".join(L) + "\n"
 
 

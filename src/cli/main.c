@@ -132,6 +132,10 @@ static int run_main(cfg_t *c, const char *outdir, int quiet)
     if (mpi_job_size(&var) > 1) {
         int size, rank = mpi_begin(&size);
         sim_use_comm(comm_mpi());
+        if (rank) {   /* rank 0 alone writes, the files set-up writes included */
+            if (c->val[K_IB_WRITE_NET].text[0]) cfg_set_arg(c, "ib.write_net=", "-s");
+            if (c->val[K_IB_WRITE_LFTS].text[0]) cfg_set_arg(c, "ib.write_lfts=", "-s");
+        }
         int rc = run_one(c, outdir, rank ? RUN_NO_OUTPUT : flags, NULL);
         sim_use_comm(NULL);
         mpi_end();

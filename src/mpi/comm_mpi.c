@@ -20,6 +20,7 @@ static void exchange(const comm_t *c, uint8_t *const *send, const uint64_t *slen
     int *sc = xcalloc((size_t)n * 4, sizeof *sc), *sd = sc + n, *rc = sc + 2 * n, *rd = sc + 3 * n;
     uint64_t total = 0;
     for (int r = 0; r < n; r++) { sc[r] = count_of(slen[r], "a window's events for one rank"); total += slen[r]; }
+    count_of(total, "a window's events");   /* the displacements below are ints too */
     uint8_t *sbuf = xmalloc(total ? total : 1);
     for (int r = 0, off = 0; r < n; off += sc[r], r++) {
         sd[r] = off;
@@ -55,8 +56,22 @@ static void gather(const comm_t *c, const uint8_t *buf, uint64_t len, uint8_t **
     free(cnt);
 }
 
+/* A rank that exits with an error (a bad directory, an internal error)
+ * while the others wait in a collective ends the whole job, whatever the
+ * launcher's policy on a rank that exits. */
+static void abort_job(int status, void *arg)
+{
+    (void)arg;
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (status && init && !fin) MPI_Abort(MPI_COMM_WORLD, status);
+}
+
 const comm_t *comm_mpi(void)
 {
+    static int hooked;
+    if (!hooked++) on_exit(abort_job, NULL);
     static comm_t c;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

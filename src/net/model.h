@@ -169,6 +169,8 @@ typedef struct sim {
     struct views *views;     /* per-link / per-VC views (src/stats/views.c), NULL if off */
     uint32_t part;           /* time.threads: the part this context runs (src/sim/parts.c) */
     struct parts *parts;     /* time.parts: the partitioned run's queues (src/sim/parts.c), NULL if off */
+    uint64_t windows;        /* time.parts: windows run; the wall time spent between them (waiting for */
+    double window_wait_s;    /* the other threads or ranks, exchanging events, samples): perf.csv */
     struct pdes_view *pdes;  /* views.pdes: parallel-run window statistics (src/stats/view_pdes.c), NULL if off */
     net_hooks_t hooks;
     struct transport *tp;    /* flows and control packets at the NICs (src/transport/), NULL if off */

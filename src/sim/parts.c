@@ -35,8 +35,16 @@
 #include "../stats/stats.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const comm_t *run_comm;
+
+double parts_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 void sim_use_comm(const comm_t *c) { run_comm = c; }
 const comm_t *parts_comm(void) { return run_comm && run_comm->size > 1 ? run_comm : NULL; }
@@ -143,10 +151,22 @@ void parts_flush(struct parts *P, evq_t *queues)
 
 static int threaded_loop(sim_t *s);
 
+static int turns_loop(sim_t *s);
+
 int parts_loop(sim_t *s)
 {
-    if (s->parts->comm) return ranks_loop(s);
-    if (s->parts->threads > 1) return threaded_loop(s);
+    struct parts *P = s->parts;
+    double t0 = parts_clock();
+    P->busy = 0;
+    int rc = P->comm ? ranks_loop(s) : P->threads > 1 ? threaded_loop(s) : turns_loop(s);
+    s->windows = P->windows;
+    s->window_wait_s = P->comm || P->threads > 1 ? parts_clock() - t0 - P->busy : 0;
+    return rc;
+}
+
+/* The parts in turns, in this thread. */
+static int turns_loop(sim_t *s)
+{
     struct parts *P = s->parts;
     for (;;) {
         simtime_t t = SIMTIME_MAX, g = evq_top_time(&s->evq);
@@ -182,6 +202,14 @@ typedef struct worker { struct parts *P; uint32_t k; } worker_t;
 static void run_parts(struct parts *P, uint32_t k)
 {
     for (uint32_t p = k; p < P->n; p += P->threads) P->rc[p] = sim_run_until(&P->ctx[p], P->limit);
+}
+
+/* The main thread's own parts, timed: the rest of its loop is the waiting. */
+static void run_own_parts(struct parts *P)
+{
+    double t0 = parts_clock();
+    run_parts(P, 0);
+    P->busy += parts_clock() - t0;
 }
 
 static void *worker_main(void *arg)
@@ -322,7 +350,7 @@ static int threaded_loop(sim_t *s)
         if (P->limit > s->end) P->limit = s->end;
         top_up(s, P);
         pthread_barrier_wait(&P->start);
-        run_parts(P, 0);
+        run_own_parts(P);
         pthread_barrier_wait(&P->done);
         for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) rc = P->rc[p];
         if (rc != EXIT_OK) break;

@@ -17,6 +17,7 @@ struct parts {
     outbox_t *out;            /* [from * n + to]: events from one part to another in this window */
     simtime_t window, limit;  /* the lookahead; the current window's end */
     uint64_t windows;
+    double busy;              /* threads, ranks: seconds this thread or rank ran its own parts */
     /* time.threads */
     uint32_t threads;
     sim_t *ctx;               /* [n] while a threaded loop runs: each part's context */
@@ -41,6 +42,8 @@ static inline int part_mine(const struct parts *P, uint32_t p)
     return !P->comm || part_rank(P, p) == P->comm->rank;
 }
 
+/* Monotonic wall time in seconds. */
+double parts_clock(void);
 /* The part owning an event's target, or P->n for the whole network's. */
 uint32_t parts_owner(const sim_t *s, const struct parts *P, unsigned type, uint32_t a, uint32_t b);
 /* Put part p's queue in s->evq (and the run's own aside), or back. */

@@ -81,6 +81,8 @@ static void exchange(sim_t *s, struct parts *P)
             for (uint32_t i = 0; i < o->n; i++) {
                 const event_t *e = &o->e[i];
                 wire_t w = { e->time, ev_type(e), e->a, e->b, 0 };
+                /* a leaf keeps its nodes: only heads and credits cross, and only a head carries a record */
+                if (w.type != EV_ARRIVE && w.type != EV_CREDIT) die("time.parts over MPI ranks: event type %u crosses ranks", w.type);
                 put(b, &w, sizeof w);
                 if (w.type == EV_ARRIVE) put_packet(s, b, e->b);
             }
@@ -175,12 +177,13 @@ int ranks_loop(sim_t *s)
         simtime_t t = v[0], g = evq_top_time(&s->evq);
         if (g <= t) {   /* the samples first at their instant, with the counts of the whole network */
             if (g >= s->end) break;
-            uint64_t live;
+            uint64_t live, events = s->st.events;
             uint32_t own = s->pkt_live;
             global_counts(s, c, &live);
             s->pkt_live = (uint32_t)live;
             rc = sim_run_until(s, g + 1);
             s->pkt_live = own;
+            if (c->rank) s->st.events = events;   /* every rank handles the sample; rank 0 counts it */
             if (rc != EXIT_OK) break;   /* a deadlock: every rank sees it at once */
             continue;
         }
@@ -188,12 +191,14 @@ int ranks_loop(sim_t *s)
         P->limit = t + P->window;
         if (P->limit > g) P->limit = g;
         if (P->limit > s->end) P->limit = s->end;
+        double t0 = parts_clock();
         for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) {
             if (!part_mine(P, p)) continue;
             parts_enter(s, P, p);
             rc = sim_run_until(s, P->limit);
             parts_leave(s, P, p);
         }
+        P->busy += parts_clock() - t0;
         exchange(s, P);
         parts_flush(P, P->q);
         P->windows++;

@@ -182,10 +182,11 @@ void write_perf(const sim_t *s, const char *path)
     FILE *f = out_open(&o, path, NULL);
     const stats_t *st = &s->st;
     double w = st->wall_seconds > 0 ? st->wall_seconds : 1e-9;
-    fputs("wall_s,events,packet_hops,events_per_s,packet_hops_per_s,peak_rss_mb,flit_hops,flit_hops_per_s\n", f);
-    fprintf(f, "%.3f,%llu,%llu,%.0f,%.0f,%.1f,%llu,%.0f\n", st->wall_seconds, (unsigned long long)st->events,
+    fputs("wall_s,events,packet_hops,events_per_s,packet_hops_per_s,peak_rss_mb,flit_hops,flit_hops_per_s,windows,"
+          "window_wait_s\n", f);
+    fprintf(f, "%.3f,%llu,%llu,%.0f,%.0f,%.1f,%llu,%.0f,%llu,%.3f\n", st->wall_seconds, (unsigned long long)st->events,
             (unsigned long long)st->pkt_hops, (double)st->events / w, (double)st->pkt_hops / w, st->peak_rss_kb / 1024.0,
-            (unsigned long long)st->flit_hops, (double)st->flit_hops / w);
+            (unsigned long long)st->flit_hops, (double)st->flit_hops / w, (unsigned long long)s->windows, s->window_wait_s);
     out_close(&o);
 }
 

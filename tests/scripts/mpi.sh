@@ -110,10 +110,11 @@ else bad "mpirun on a directory of another sweep: status $rc: $out"; fi
 # 5. one run over the ranks (time.parts dealt to them): the results of the
 # canonical sequential run, byte for byte, for the cases of tests/test_parts.c
 # (fat-tree D-mod-K and adaptive, vFtree-SD with VOQs, torus Duato and bubble)
-results() {   # dir: summary.csv without the time.parts column, nodes.csv, timeseries.csv
+results() {   # dir: summary.csv without the time.parts column, nodes.csv, timeseries.csv, perf.csv's counts
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time.parts") c = i }
              { for (i = 1; i <= NF; i++) if (i != c) printf "%s,", $i; print "" }' "$1/summary.csv"
     cat "$1/nodes.csv" "$1/timeseries.csv"
+    cut -d, -f2,3 "$1/perf.csv"   # events, packet-hops
 }
 common=(-q -s time.ties=canonical -s time.drain=false -s output.plots=no)
 cases=(
