@@ -86,6 +86,13 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc);
 void nic_take_message(sim_t *s, uint32_t n);
 /* A message record for npk packets generated at gen (nic_deliver frees it). */
 uint32_t nic_msg_alloc(sim_t *s, uint32_t npk, simtime_t gen);
+/* A message record back on the free list. */
+static inline void nic_msg_release(sim_t *s, uint32_t id)
+{
+    s->msg_left[id] = s->msg_free;
+    s->msg_free = id;
+    s->msg_nfree++;
+}
 /* Count messages generated up to the end, for statistics (replays arrivals). */
 void nic_count_generated(sim_t *s);
 /* The first message node n generates after time t, drawing from its arrival

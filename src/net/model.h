@@ -119,6 +119,7 @@ typedef struct sim {
     uint32_t *msg_left;
     simtime_t *msg_gen;
     uint32_t nmsg_cap, msg_free;
+    uint32_t msg_nfree;      /* records on msg_free (a part of a threaded run keeps its own list) */
 
     /* service list: devices whose state changed at `now` */
     uint32_t *pend;

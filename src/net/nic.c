@@ -17,15 +17,18 @@
 uint32_t nic_msg_alloc(sim_t *s, uint32_t npk, simtime_t gen)
 {
     if (s->msg_free == ICN_NIL) {
+        if (s->parts && s->part != UINT32_MAX) die("time.threads: part %u ran out of message records inside a window", s->part);
         uint32_t old = s->nmsg_cap, cap = old ? old * 2 : 1024;
         s->msg_left = xrealloc(s->msg_left, cap * sizeof *s->msg_left);
         s->msg_gen = xrealloc(s->msg_gen, cap * sizeof *s->msg_gen);
         for (uint32_t i = old; i < cap; i++) s->msg_left[i] = i + 1 < cap ? i + 1 : ICN_NIL;
         s->msg_free = old;
+        s->msg_nfree += cap - old;
         s->nmsg_cap = cap;
     }
     uint32_t id = s->msg_free;
     s->msg_free = s->msg_left[id];
+    s->msg_nfree--;
     s->msg_left[id] = npk;
     s->msg_gen[id] = gen;
     return id;
@@ -155,7 +158,7 @@ static void srcq_pull(sim_t *s, uint32_t n)
                 s->st.w_done_tsum += (psum_t)npk * c->msg_gen;
                 drain_check(s);
             }
-            if (c->msg_id != ICN_NIL) { s->msg_left[c->msg_id] = s->msg_free; s->msg_free = c->msg_id; }
+            if (c->msg_id != ICN_NIL) nic_msg_release(s, c->msg_id);
             c->msg_left = 0;
             continue;
         }
@@ -269,8 +272,7 @@ void nic_deliver(sim_t *s, uint32_t id)
         if (msg_done) {
             if (__builtin_expect(s->hooks.msg_done != NULL, 0)) s->hooks.msg_done(s, p->msg);
             msg_gen = s->msg_gen[p->msg];
-            s->msg_left[p->msg] = s->msg_free;
-            s->msg_free = p->msg;
+            nic_msg_release(s, p->msg);
         }
     }
     if (in_measure(s, pt->gen)) {

@@ -31,6 +31,7 @@
  * running its own in turns: src/sim/ranks.c. */
 #include "parts.h"
 #include "../core/util.h"
+#include "../net/link.h"
 #include "../net/partition.h"
 #include "../stats/stats.h"
 #include <stdlib.h>
@@ -224,14 +225,12 @@ static void *worker_main(void *arg)
     }
 }
 
-/* The run's pool arrays, after the main thread grew them, in every context. */
-static void share_pool(sim_t *s, struct parts *P)
+/* The run's pool arrays, after the main thread grew them, in a context. */
+static void share_pool(const sim_t *s, sim_t *c)
 {
-    for (uint32_t p = 0; p < P->n; p++) {
-        sim_t *c = &P->ctx[p];
-        c->pkt = s->pkt; c->ptime = s->ptime; c->parr = s->parr; c->proute = s->proute; c->pext = s->pext;
-        c->npkt_cap = s->npkt_cap;
-    }
+    c->pkt = s->pkt; c->ptime = s->ptime; c->parr = s->parr; c->proute = s->proute; c->pext = s->pext;
+    c->npkt_cap = s->npkt_cap;
+    c->msg_left = s->msg_left; c->msg_gen = s->msg_gen; c->nmsg_cap = s->nmsg_cap;
 }
 
 /* Each part gets the free records it may take in one window; a large
@@ -240,6 +239,7 @@ static void top_up(sim_t *s, struct parts *P)
 {
     for (uint32_t p = 0; p < P->n; p++) {
         sim_t *c = &P->ctx[p];
+        share_pool(s, c);   /* a context before it may have grown them */
         while (c->pkt_nfree < P->need[p]) {
             uint32_t id = pkt_alloc(s);   /* grows the run's pool if it must */
             s->pkt_live--;
@@ -253,8 +253,16 @@ static void top_up(sim_t *s, struct parts *P)
             pkt_release(s, id);
             s->pkt_live++;
         }
+        if (!P->msgs) continue;
+        /* message records likewise: a NIC starts at most one message per packet it sends */
+        while (c->msg_nfree < P->need[p]) {
+            uint32_t id = nic_msg_alloc(s, 0, 0);   /* grows the run's arrays if it must */
+            c->msg_left = s->msg_left;
+            nic_msg_release(c, id);
+        }
+        while (c->msg_nfree > 4 * P->need[p] + 64) nic_msg_release(s, nic_msg_alloc(c, 0, 0));
     }
-    share_pool(s, P);
+    for (uint32_t p = 0; p < P->n; p++) share_pool(s, &P->ctx[p]);
 }
 
 static void contexts_begin(sim_t *s, struct parts *P)
@@ -281,9 +289,11 @@ static void contexts_begin(sim_t *s, struct parts *P)
         stats_init(&c->st, s->st.interval, (uint64_t)s->st.nbins * s->st.interval);
         if (s->st.ts_net_sum) stats_latency_series(&c->st);
         c->pkt_free = ICN_NIL; c->pkt_nfree = 0; c->pkt_live = 0;
+        c->msg_free = ICN_NIL; c->msg_nfree = 0;
         c->deadlocked = 0; c->instant_events = 0;
     }
     P->base_live = s->pkt_live;
+    P->msgs = s->msg_size > s->mtu || s->msg_long > s->mtu;
 }
 
 /* The parts' packets in flight and latest progress, for the run's context. */
@@ -309,6 +319,7 @@ static void contexts_end(sim_t *s, struct parts *P)
             pkt_release(s, id);
             s->pkt_live++;
         }
+        while (c->msg_free != ICN_NIL) nic_msg_release(s, nic_msg_alloc(c, 0, 0));
         free(c->pend); free(c->pend_bits); free(c->inst); free(c->inst_key); free(c->inst_tmp);
         stats_free(&c->st);
     }

@@ -24,6 +24,7 @@ struct parts {
     uint32_t *need;           /* [n]: packet records a part may take in one window */
     int *rc;                  /* [n]: each part's status in the last window */
     uint32_t base_live;       /* the run's packets in flight when the contexts were made */
+    int msgs;                 /* messages of several packets: their records are per part too */
     pthread_barrier_t start, done;
     int stop;
     /* MPI ranks (ranks.c): this process runs the parts of its rank */

@@ -283,8 +283,6 @@ static void parts_check(sim_t *s, cfg_t *c)
     if (threads > n) cfg_fail(c, K_TIME_THREADS, "%u threads for %u parts (time.parts): a thread runs whole parts", threads, n);
     if (threads > 1 && getenv("ICNSIM_FTADAPT_LOG"))
         cfg_fail(c, K_TIME_THREADS, "the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches: run it on one thread");
-    if (threads > 1 && (s->msg_size > s->mtu || s->msg_long > s->mtu))
-        cfg_fail(c, K_TIME_THREADS, "runs messages of one packet so far (traffic.message_size and long_size at most packet.mtu)");
     if (comm && threads > 1) cfg_fail(c, K_TIME_THREADS, "under mpirun each rank runs its parts on one thread so far");
     if (comm && getenv("ICNSIM_FTADAPT_LOG"))
         cfg_fail(c, K_TIME_PARTS, "over MPI ranks: the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches");

@@ -287,7 +287,7 @@ static void pull(sim_t *s, uint32_t n)
                 s->st.w_done_tsum += (psum_t)npk * msg.gen;
                 drain_check(s);
             }
-            if (msg.msg != ICN_NIL) { s->msg_left[msg.msg] = s->msg_free; s->msg_free = msg.msg; }
+            if (msg.msg != ICN_NIL) nic_msg_release(s, msg.msg);
             flow_maybe_free(s, f);
             continue;
         }
