@@ -19,6 +19,7 @@ uint32_t nic_msg_alloc(sim_t *s, uint32_t npk, simtime_t gen)
     if (s->msg_free == ICN_NIL) {
         if (s->parts && s->part != UINT32_MAX) die("time.threads: part %u ran out of message records inside a window", s->part);
         uint32_t old = s->nmsg_cap, cap = old ? old * 2 : 1024;
+        if (cap < old) die("message pool exhausted");
         s->msg_left = xrealloc(s->msg_left, cap * sizeof *s->msg_left);
         s->msg_gen = xrealloc(s->msg_gen, cap * sizeof *s->msg_gen);
         for (uint32_t i = old; i < cap; i++) s->msg_left[i] = i + 1 < cap ? i + 1 : ICN_NIL;
@@ -77,8 +78,7 @@ void nic_take_message(sim_t *s, uint32_t n)
     c->msg_gen = c->next_gen;
     c->msg_dst = message_dst(s, n, c->msg_gen);
     c->msg_left = draw_size(s, &c->sizes);
-    uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
-    c->msg_id = npk > 1 ? nic_msg_alloc(s, npk, c->msg_gen) : ICN_NIL;
+    c->msg_id = ICN_NIL;   /* a record only once its first packet leaves (nic_make_packet) */
     c->next_gen = nic_next_arrival(s, n, &c->arrival, c->next_gen);
 }
 
@@ -103,6 +103,11 @@ int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc)
 uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
 {
     nic_t *c = &s->nic[n];
+    /* The first packet of a message of several: its record, which the
+     * destination counts down. Taken here rather than when the message is
+     * generated, so that records follow the packets sent (a partitioned run
+     * bounds what a part takes in one window), not the messages queued. */
+    if (c->msg_id == ICN_NIL && c->msg_left > size) c->msg_id = nic_msg_alloc(s, (c->msg_left + s->mtu - 1) / s->mtu, c->msg_gen);
     uint32_t id = pkt_alloc(s);
     packet_t *p = &s->pkt[id];
     s->ptime[id] = (pkt_times_t){ c->msg_gen, s->now };
@@ -212,6 +217,7 @@ static void srcq_service(sim_t *s, uint32_t n)
         c->msg_id = m->msg;
         c->msg_left = m->left;
         uint32_t id = nic_make_packet(s, n, size, (uint8_t)v);
+        m->msg = c->msg_id;
         if ((m->left = c->msg_left) == 0) {   /* message sent: close the gap it leaves */
             for (uint32_t k = j; k > 0; k--) q->m[(q->head + k) % q->cap] = q->m[(q->head + k - 1) % q->cap];
             q->head = q->head + 1 == q->cap ? 0 : q->head + 1;

@@ -254,7 +254,7 @@ static void top_up(sim_t *s, struct parts *P)
             s->pkt_live++;
         }
         if (!P->msgs) continue;
-        /* message records likewise: a NIC starts at most one message per packet it sends */
+        /* message records likewise: a NIC takes one with a message's first packet (nic_make_packet) */
         while (c->msg_nfree < P->need[p]) {
             uint32_t id = nic_msg_alloc(s, 0, 0);   /* grows the run's arrays if it must */
             c->msg_left = s->msg_left;
@@ -270,10 +270,16 @@ static void contexts_begin(sim_t *s, struct parts *P)
     P->ctx = xcalloc(P->n, sizeof *P->ctx);
     P->need = xcalloc(P->n, sizeof *P->need);
     P->rc = xcalloc(P->n, sizeof *P->rc);
-    uint32_t minp = s->msg_size < s->mtu ? s->msg_size : s->mtu;
-    if (s->msg_long && s->msg_long < minp) minp = s->msg_long;
-    simtime_t ser = ser_time(s, minp ? minp : 1);
+    /* Packets a NIC may start in one window. A message's first packet is at
+     * least m0 bytes (a full packet, or a whole one-packet message); only a
+     * message's last packet can be shorter (its remainder), and the next
+     * packet is another message's first: at most one short packet after each
+     * of at least m0, hence twice their number, plus one. */
+    uint32_t m0 = s->msg_size < s->mtu ? s->msg_size : s->mtu;
+    if (s->msg_long && s->msg_long < m0) m0 = s->msg_long;
+    simtime_t ser = ser_time(s, m0 ? m0 : 1);
     uint32_t per_nic = (uint32_t)(P->window / (ser ? ser : 1)) + 2;
+    if ((s->msg_size > s->mtu && s->msg_size % s->mtu) || (s->msg_long > s->mtu && s->msg_long % s->mtu)) per_nic = 2 * per_nic + 1;
     for (uint32_t n = 0; n < s->nnodes; n++) P->need[P->part_of[s->nswitches + n]] += per_nic;
     size_t ndev = (size_t)s->nswitches + s->nnodes;
     for (uint32_t p = 0; p < P->n; p++) {

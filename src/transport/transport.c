@@ -429,6 +429,7 @@ static void transport_service(sim_t *s, uint32_t n)
         c->msg_id = m->msg;
         c->msg_left = m->left;
         uint32_t id = nic_make_packet(s, n, size, fl->vc);
+        m->msg = c->msg_id;
         s->pkt[id].flow = f;
         s->pkt[id].sl = fl->vc;
         if (t->mp) {
