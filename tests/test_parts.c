@@ -10,7 +10,7 @@
 
 static const struct {
     const char *name, *file;
-    const char *sets[12];
+    const char *sets[20];
 } cases[] = {
     { "fat-tree D-mod-K, 1Q, HS10-1", "experiments/seed002/base-432.ini",
       { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "traffic.scenario=hs10-1", NULL } },
@@ -23,6 +23,11 @@ static const struct {
     { "fat-tree adaptive, messages of 4 packets", "experiments/seed002/base-432.ini",
       { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-TH-1S-K",
         "traffic.scenario=hs10-1", "traffic.message_size=16KB", NULL } },
+    { "vFtree-SD, 2TH, every view", "experiments/seed002/base-432.ini",
+      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-2TH-S-K",
+        "queuing.scheme=vftree-sd", "switch.vcs=3", "traffic.scenario=hs10-4", "output.destmap=true", "output.links=true",
+        "output.occupancy=true", "views.router_wait=true", "views.link_load=true", "views.port_counters=true",
+        "views.latency=true", "views.top_pairs=5", NULL } },
     { "torus Duato", "experiments/seed004/base.ini",
       { "time.warmup=2us", "time.measure=10us", "time.interval=2us", "routing.algorithm=duato", "switch.vcs=3",
         "switch.buffer=480B", "load=0.6", NULL } },
@@ -84,7 +89,7 @@ TEST(parts_refuse_what_they_cannot_split)
         { "-s time.parts=2 -s time.ties=canonical", "time.drain = false" },
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s cc.mode=iba -s traffic.scenario=hs10-1",
           "flow transport" },
-        { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s views.latency=true", "views" },
+        { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s views.pdes=2", "views.pdes" },
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s link.delay=0", "lookahead" },
         { "-s time.parts=-1", "time.parts" },
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s time.threads=3", "a thread runs whole parts" },

@@ -155,13 +155,16 @@ set -e
 if [ "$rc" -eq 2 ] && grep -q "time.parts.*3 MPI ranks" <<<"$out" && [ ! -e "$work/few" ]; then
     ok "3 ranks, 2 parts: status 2, time.parts named, nothing written"
 else bad "3 ranks, 2 parts: status $rc: $out"; fi
-# what does not cross ranks yet: messages of several packets (their records)
-set +e
-out=$(mpirun --oversubscribe -np 2 "$bin" run "${common[@]}" -s time.parts=2 -s traffic.message_size=16KB -o "$work/msgs" 2>&1); rc=$?
-set -e
-if [ "$rc" -eq 2 ] && grep -q "time.parts.*one packet" <<<"$out" && [ ! -e "$work/msgs" ]; then
-    ok "2 ranks, messages of 4 packets: status 2, refused with the reason, nothing written"
-else bad "2 ranks, messages of 4 packets: status $rc: $out"; fi
+# what does not cross ranks yet: messages of several packets (their records), the views
+for c in "traffic.message_size=16KB|one packet" "views.latency=true|does not gather the views"; do
+    IFS='|' read -r kv why <<<"$c"
+    set +e
+    out=$(mpirun --oversubscribe -np 2 "$bin" run "${common[@]}" -s time.parts=2 -s "$kv" -o "$work/refused" 2>&1); rc=$?
+    set -e
+    if [ "$rc" -eq 2 ] && grep -q "time.parts.*$why" <<<"$out" && [ ! -e "$work/refused" ]; then
+        ok "2 ranks, $kv: status 2, refused with the reason, nothing written"
+    else bad "2 ranks, $kv: status $rc: $out"; fi
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
