@@ -32,6 +32,12 @@ BUILD   := build-fuzz
 BASE    += -Wno-unknown-warning-option -Wno-error   # the gcc build is the warning gate
 BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(TSAN),1)
+# make TSAN=1 test-parts: ThreadSanitizer on the runs split over threads
+BUILD   := build-tsan
+OPT     := -O1
+BASE    += -fsanitize=thread -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=thread
 else ifeq ($(SAN),1)
 BUILD   := build-san
 BASE    += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -59,7 +65,7 @@ MAINOBJ  := $(BUILD)/src/cli/main.o
 TESTOBJ  := $(TESTSRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/icnsim
 
-.PHONY: all run test bench bench-cachegrind docs docs-results clean golden golden-update fuzz
+.PHONY: all run test test-parts bench bench-cachegrind docs docs-results clean golden golden-update fuzz
 all: icnsim
 
 icnsim: $(BIN)
@@ -81,6 +87,10 @@ run: icnsim
 
 test: $(BIN) $(BUILD)/test_runner
 	ICNSIM=$(BIN) $(BUILD)/test_runner
+
+# The partitioned runs' tests alone (with TSAN=1: under ThreadSanitizer).
+test-parts: $(BIN) $(BUILD)/test_runner
+	ICNSIM=$(BIN) $(BUILD)/test_runner parts
 
 # With SAN=1 or NATIVE=1 the same digests must come out of that build.
 golden: $(BIN)
@@ -110,7 +120,7 @@ docs-results: icnsim
 	python3 experiments/docs.py
 
 clean:
-	rm -rf build build-san build-native build-fuzz build-mpi build-san-mpi build-native-mpi icnsim
+	rm -rf build build-san build-tsan build-native build-fuzz build-mpi build-san-mpi build-native-mpi icnsim
 
 -include $(LIBOBJ:.o=.d) $(MAINOBJ:.o=.d) $(TESTOBJ:.o=.d)
 
