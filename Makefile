@@ -35,7 +35,6 @@ LDFLAGS += -fsanitize=address,undefined
 else ifeq ($(TSAN),1)
 # make TSAN=1 test-parts: ThreadSanitizer on the runs split over threads
 BUILD   := build-tsan
-OPT     := -O1
 BASE    += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=thread
 else ifeq ($(SAN),1)

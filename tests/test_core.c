@@ -110,13 +110,16 @@ TEST(core_statistics_travel_as_bytes_and_add_up_exactly)
     stats_init(&packed, 1000, 8000); stats_latency_series(&packed);
     stats_add(&direct, &a);
     stats_add(&direct, &b);
-    uint64_t na, nb;
-    uint8_t *pa = stats_pack(&a, &na), *pb = stats_pack(&b, &nb);
-    stats_add_packed(&packed, pa, na);
-    stats_add_packed(&packed, pb, nb);
+    bytebuf_t buf = { 0 };
+    stats_pack(&a, &buf);
+    stats_pack(&b, &buf);
+    bytecur_t cur = { buf.p, buf.p + buf.n };
+    stats_add_packed(&packed, &cur);
+    stats_add_packed(&packed, &cur);
+    CHECK(cur.r == cur.end, "the packed statistics were not read to their end");
     CHECK(stats_same(&direct, &packed), "statistics added from bytes differ from those added directly");
     CHECK(packed.lat.n == 1000 && packed.w_gen_tsum2 == a.w_gen_tsum2 + b.w_gen_tsum2, "counts or sums lost on the way");
-    free(pa); free(pb);
+    free(buf.p);
     stats_free(&a); stats_free(&b); stats_free(&direct); stats_free(&packed);
 }
 

@@ -4,10 +4,10 @@
 #define ICN_SIM_PARTS_H
 #include "internal.h"
 #include "../core/comm.h"
+#include "../core/bytebuf.h"
 #include <pthread.h>
 
 typedef struct outbox { event_t *e; uint32_t n, cap; } outbox_t;
-typedef struct bytes { uint8_t *p; uint64_t n, cap; } bytes_t;
 
 struct parts {
     uint32_t n;               /* parts */
@@ -29,7 +29,7 @@ struct parts {
     int stop;
     /* MPI ranks (ranks.c): this process runs the parts of its rank */
     const comm_t *comm;       /* NULL: one process */
-    bytes_t *send;            /* [rank]: the window's events for each rank */
+    bytebuf_t *send;          /* [rank]: the window's events for each rank */
 };
 
 /* The rank that runs part p: consecutive parts (so consecutive nodes) together. */

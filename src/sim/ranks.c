@@ -10,8 +10,8 @@
  * the sender frees its. The next window starts at the earliest event of all
  * ranks (one all-reduce, which also carries a failure); the samples, which
  * read counts of the whole network, see the packets in flight summed over
- * the ranks. At the end rank 0 adds every rank's statistics and per-node
- * counts to its own, and writes the results alone.
+ * the ranks. At the end rank 0 adds every rank's statistics, views and
+ * per-node counts to its own, and writes the results alone.
  *
  * The results are those of the canonical sequential run, byte for byte
  * (tests/scripts/mpi.sh): packet record ids differ, and nothing depends on
@@ -19,50 +19,35 @@
 #include "parts.h"
 #include "../core/util.h"
 #include "../stats/stats.h"
+#include "../stats/views.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct wire { simtime_t t; uint32_t type, a, b, pad; } wire_t;
 
-static void put(bytes_t *o, const void *v, uint64_t n)
-{
-    if (o->n + n > o->cap) {
-        o->cap = 2 * (o->n + n) + 4096;
-        o->p = xrealloc(o->p, o->cap);
-    }
-    memcpy(o->p + o->n, v, n);
-    o->n += n;
-}
-
-static const uint8_t *take(const uint8_t *r, const uint8_t *end, void *v, uint64_t n)
-{
-    if ((uint64_t)(end - r) < n) die("time.parts over MPI ranks: a window's events end early");
-    memcpy(v, r, n);
-    return r + n;
-}
-
 /* A head's packet record into bytes, freed here. */
-static void put_packet(sim_t *s, bytes_t *o, uint32_t id)
+static void put_packet(sim_t *s, bytebuf_t *o, uint32_t id)
 {
-    put(o, &s->pkt[id], sizeof *s->pkt);
-    put(o, &s->ptime[id], sizeof *s->ptime);
-    if (s->want_parr) put(o, &s->parr[id], sizeof *s->parr);
-    if (s->want_proute) put(o, &s->proute[id], sizeof *s->proute);
-    if (s->pext_size) put(o, s->pext + (size_t)id * s->pext_size, s->pext_size);
+    bb_put(o, &s->pkt[id], sizeof *s->pkt);
+    bb_put(o, &s->ptime[id], sizeof *s->ptime);
+    if (s->want_parr) bb_put(o, &s->parr[id], sizeof *s->parr);
+    if (s->want_proute) bb_put(o, &s->proute[id], sizeof *s->proute);
+    if (s->pext_size) bb_put(o, s->pext + (size_t)id * s->pext_size, s->pext_size);
     pkt_release(s, id);
 }
 
 /* ... and from bytes into a new record of this rank. */
-static const uint8_t *take_packet(sim_t *s, const uint8_t *r, const uint8_t *end, uint32_t *id)
+static uint32_t take_packet(sim_t *s, bytecur_t *c)
 {
-    uint32_t i = *id = pkt_alloc(s);
-    r = take(r, end, &s->pkt[i], sizeof *s->pkt);
-    r = take(r, end, &s->ptime[i], sizeof *s->ptime);
-    if (s->want_parr) r = take(r, end, &s->parr[i], sizeof *s->parr);
-    if (s->want_proute) r = take(r, end, &s->proute[i], sizeof *s->proute);
-    if (s->pext_size) r = take(r, end, s->pext + (size_t)i * s->pext_size, s->pext_size);
-    return r;
+    static const char what[] = "time.parts over MPI ranks: a window's events";
+    uint32_t i = pkt_alloc(s);
+    bc_get(c, &s->pkt[i], sizeof *s->pkt, what);
+    bc_get(c, &s->ptime[i], sizeof *s->ptime, what);
+    if (s->want_parr) bc_get(c, &s->parr[i], sizeof *s->parr, what);
+    if (s->want_proute) bc_get(c, &s->proute[i], sizeof *s->proute, what);
+    if (s->pext_size) bc_get(c, s->pext + (size_t)i * s->pext_size, s->pext_size, what);
+    return i;
 }
 
 /* The window's events for other ranks' parts travel; every part's outbox is
@@ -77,13 +62,13 @@ static void exchange(sim_t *s, struct parts *P)
         for (uint32_t to = 0; to < P->n; to++) {
             outbox_t *o = &P->out[(size_t)from * P->n + to];
             if (!o->n || part_mine(P, to)) continue;
-            bytes_t *b = &P->send[part_rank(P, to)];
+            bytebuf_t *b = &P->send[part_rank(P, to)];
             for (uint32_t i = 0; i < o->n; i++) {
                 const event_t *e = &o->e[i];
                 wire_t w = { e->time, ev_type(e), e->a, e->b, 0 };
                 /* a leaf keeps its nodes: only heads and credits cross, and only a head carries a record */
                 if (w.type != EV_ARRIVE && w.type != EV_CREDIT) die("time.parts over MPI ranks: event type %u crosses ranks", w.type);
-                put(b, &w, sizeof w);
+                bb_put(b, &w, sizeof w);
                 if (w.type == EV_ARRIVE) put_packet(s, b, e->b);
             }
             o->n = 0;
@@ -91,12 +76,12 @@ static void exchange(sim_t *s, struct parts *P)
     for (int r = 0; r < c->size; r++) { sp[r] = P->send[r].p; slen[r] = P->send[r].n; }
     uint8_t *in;
     c->exchange(c, sp, slen, &in, rlen);
-    const uint8_t *r = in, *end = in;
-    for (int k = 0; k < c->size; k++) end += rlen[k];
-    while (r < end) {
+    bytecur_t cur = { in, in };
+    for (int k = 0; k < c->size; k++) cur.end += rlen[k];
+    while (cur.r < cur.end) {
         wire_t w;
-        r = take(r, end, &w, sizeof w);
-        if (w.type == EV_ARRIVE) r = take_packet(s, r, end, &w.b);
+        bc_get(&cur, &w, sizeof w, "time.parts over MPI ranks: a window's events");
+        if (w.type == EV_ARRIVE) w.b = take_packet(s, &cur);
         uint32_t p = parts_owner(s, P, w.type, w.a, w.b);
         if (p >= P->n || !part_mine(P, p)) die("time.parts over MPI ranks: rank %d received an event for part %u", c->rank, p);
         evq_push(&P->q[p], w.t, w.type, w.a, w.b);
@@ -117,44 +102,40 @@ static void global_counts(sim_t *s, const comm_t *c, uint64_t *live)
     s->last_progress = progress;
 }
 
-/* Rank 0 adds every rank's statistics and the counts of its nodes. */
+/* Rank 0 adds every rank's statistics, views and the counts of its nodes:
+ * per rank, the statistics, then the views, then 24 bytes per node it owns. */
 static void gather_results(sim_t *s, struct parts *P)
 {
     const comm_t *c = P->comm;
     if (c->rank) memset(s->st.ts_innet, 0, s->st.nbins * sizeof *s->st.ts_innet);   /* the samples' global counts: once */
-    uint64_t len;
-    uint8_t *mine = stats_pack(&s->st, &len);
-    bytes_t b = { mine, len, len };
+    bytebuf_t b = { 0 };
+    stats_pack(&s->st, &b);
+    views_pack(s, &b);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         if (!part_mine(P, P->part_of[s->nswitches + n])) continue;
         const nic_t *x = &s->nic[n];
         uint64_t v[3] = { x->rx_bytes, x->injected_pkts, x->w_inj };
-        put(&b, v, sizeof v);
+        bb_put(&b, v, sizeof v);
     }
     uint8_t *all;
     uint64_t *lens = xcalloc((size_t)c->size, sizeof *lens);
     c->gather(c, b.p, b.n, &all, lens);
     free(b.p);
     if (c->rank == 0) {
-        const uint8_t *r = all + lens[0];
+        bytecur_t cur = { all + lens[0], all + lens[0] };
         for (int k = 1; k < c->size; k++) {
-            const uint8_t *end = r + lens[k];
-            uint64_t stlen = lens[k];
-            /* the statistics come first; the node counts, 24 bytes per node of rank k, after */
-            uint32_t nodes = 0;
-            for (uint32_t n = 0; n < s->nnodes; n++) nodes += part_rank(P, P->part_of[s->nswitches + n]) == k;
-            if (stlen < (uint64_t)nodes * 24) die("time.parts over MPI ranks: rank %d sent too little", k);
-            stlen -= (uint64_t)nodes * 24;
-            stats_add_packed(&s->st, r, stlen);
-            r += stlen;
+            cur.end += lens[k];
+            stats_add_packed(&s->st, &cur);
+            views_merge(s, &cur);
             for (uint32_t n = 0; n < s->nnodes; n++) {
                 if (part_rank(P, P->part_of[s->nswitches + n]) != k) continue;
                 uint64_t v[3];
-                r = take(r, end, v, sizeof v);
+                bc_get(&cur, v, sizeof v, "time.parts over MPI ranks: the node counts");
                 s->nic[n].rx_bytes += v[0];
                 s->nic[n].injected_pkts += v[1];
                 s->nic[n].w_inj += (uint32_t)v[2];
             }
+            if (cur.r != cur.end) die("time.parts over MPI ranks: rank %d sent more than its results", k);
         }
     }
     free(all);

@@ -274,7 +274,6 @@ static void parts_check(sim_t *s, cfg_t *c)
                     : s->tp ? "does not split the flow transport yet (cc.mode, multipath.scheme, nic.queues = flows)"
                     : s->wl ? "does not split a workload's ranks yet (workload.source)"
                     : s->pdes ? "is what views.pdes measures on the sequential run: run one or the other"
-                    : s->views && comm ? "over MPI ranks does not gather the views yet (views.*, output.links and the like)"
                     : s->drain_max ? "ends with the window: set time.drain = false (the drain's end is known only after it)"
                     : s->check_every ? "cannot check invariants between windows yet (check.invariants)"
                     : !s->link_delay ? "needs a link delay: it is the lookahead, the window the parts run alone"

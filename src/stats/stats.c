@@ -72,25 +72,6 @@ void stats_add(stats_t *to, const stats_t *from)
 
 /* ---- as bytes, for the ranks of a distributed run ---- */
 
-typedef struct cursor { uint8_t *p; uint64_t n, cap; const uint8_t *r, *end; } cursor_t;
-
-static void put(cursor_t *c, const void *v, uint64_t n)
-{
-    if (c->n + n > c->cap) {
-        c->cap = 2 * (c->n + n);
-        c->p = xrealloc(c->p, c->cap);
-    }
-    memcpy(c->p + c->n, v, n);
-    c->n += n;
-}
-
-static void get(cursor_t *c, void *v, uint64_t n)
-{
-    if ((uint64_t)(c->end - c->r) < n) die("stats: packed statistics end early");
-    memcpy(v, c->r, n);
-    c->r += n;
-}
-
 /* Every count, sum and series stats_add adds, in one order for both ways. */
 #define STATS_FIELDS(X, st) \
     X(&(st)->inj_pkts, 1) X(&(st)->del_pkts, 1) X(&(st)->pkt_hops, 1) X(&(st)->flit_hops, 1) X(&(st)->events, 1) \
@@ -105,36 +86,31 @@ static void get(cursor_t *c, void *v, uint64_t n)
     X((st)->ts_lat_sum, (st)->nbins)
 #define LATENCY_FIELDS(X, st) X((st)->ts_net_sum, (st)->nbins) X((st)->ts_lat_max, (st)->nbins) X((st)->ts_net_max, (st)->nbins)
 
-uint8_t *stats_pack(const stats_t *st, uint64_t *len)
+void stats_pack(const stats_t *st, bytebuf_t *b)
 {
-    cursor_t c = { 0 };
     uint8_t lat = st->ts_net_sum != NULL;
-    put(&c, &st->nbins, sizeof st->nbins);
-    put(&c, &lat, 1);
-#define PUT(v, k) put(&c, (v), (uint64_t)(k) * sizeof *(v));
+    bb_put(b, &st->nbins, sizeof st->nbins);
+    bb_put(b, &lat, 1);
+#define PUT(v, k) bb_put(b, (v), (uint64_t)(k) * sizeof *(v));
     STATS_FIELDS(PUT, st)
     if (lat) { LATENCY_FIELDS(PUT, st) }
 #undef PUT
-    *len = c.n;
-    return c.p;
 }
 
-void stats_add_packed(stats_t *to, const uint8_t *buf, uint64_t len)
+void stats_add_packed(stats_t *to, bytecur_t *c)
 {
-    cursor_t c = { .r = buf, .end = buf + len };
     stats_t from;
     uint32_t nbins;
     uint8_t lat;
-    get(&c, &nbins, sizeof nbins);
-    get(&c, &lat, 1);
+    bc_get(c, &nbins, sizeof nbins, "stats");
+    bc_get(c, &lat, 1, "stats");
     if (nbins != to->nbins || (lat != 0) != (to->ts_net_sum != NULL)) die("stats: packed statistics of another run");
     stats_init(&from, to->interval, (uint64_t)nbins * to->interval);
     if (lat) stats_latency_series(&from);
-#define GET(v, k) get(&c, (v), (uint64_t)(k) * sizeof *(v));
+#define GET(v, k) bc_get(c, (v), (uint64_t)(k) * sizeof *(v), "stats");
     STATS_FIELDS(GET, &from)
     if (lat) { LATENCY_FIELDS(GET, &from) }
 #undef GET
-    if (c.r != c.end) die("stats: packed statistics longer than expected");
     stats_add(to, &from);
     stats_free(&from);
 }

@@ -8,6 +8,7 @@
 #define ICN_STATS_H
 #include <stdint.h>
 #include "hist.h"
+#include "../core/bytebuf.h"
 
 typedef struct stats {
     /* whole run */
@@ -48,10 +49,10 @@ void stats_free(stats_t *st);
 /* Add the counts, sums and series of `from` into `to` (maxima: the larger),
  * which have the same bins: exact in any order (psum_t). */
 void stats_add(stats_t *to, const stats_t *from);
-/* The statistics as bytes for another process (the caller frees them), and
- * such bytes added into a run's with the same bins (stats_add). */
-uint8_t *stats_pack(const stats_t *st, uint64_t *len);
-void stats_add_packed(stats_t *to, const uint8_t *buf, uint64_t len);
+/* The statistics as bytes for another process, and such bytes (read at the
+ * cursor) added into a run's with the same bins (stats_add). */
+void stats_pack(const stats_t *st, bytebuf_t *b);
+void stats_add_packed(stats_t *to, bytecur_t *c);
 /* Keep the network latency sum and both latency maxima per bin as well. */
 void stats_latency_series(stats_t *st);
 

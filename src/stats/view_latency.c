@@ -105,6 +105,22 @@ static inline void cell_add(cell_t *c, uint64_t lat, uint64_t net)
     if (net > c->net_max) c->net_max = net;
 }
 
+void vlat_pack(const sim_t *s, const struct vlat *l, bytebuf_t *b)
+{
+    bb_put(b, l->cell, (uint64_t)l->npairs * s->st.nbins * sizeof *l->cell);
+}
+
+void vlat_merge(const sim_t *s, struct vlat *l, bytecur_t *c)
+{
+    for (size_t i = 0; i < (size_t)l->npairs * s->st.nbins; i++) {
+        cell_t x, *y = &l->cell[i];
+        bc_get(c, &x, sizeof x, "views.pairs");
+        y->n += x.n; y->lat_sum += x.lat_sum; y->net_sum += x.net_sum;
+        if (x.lat_max > y->lat_max) y->lat_max = x.lat_max;
+        if (x.net_max > y->net_max) y->net_max = x.net_max;
+    }
+}
+
 void vlat_on_deliver(sim_t *s, struct vlat *l, uint32_t id, uint32_t bin)
 {
     const packet_t *p = &s->pkt[id];

@@ -126,3 +126,20 @@ void vports_write(const sim_t *s, const char *dir)
         }
     out_close(&o);
 }
+
+void vports_pack(const sim_t *s, const struct vports *v, bytebuf_t *b)
+{
+    bb_put(b, v->p, (uint64_t)s->nports * sizeof *v->p);
+}
+
+void vports_merge(const sim_t *s, struct vports *v, bytecur_t *c)
+{
+    for (uint32_t g = 0; g < s->nports; g++) {
+        pctr_t x, *p = &v->p[g];
+        bc_get(c, &x, sizeof x, "views.port_counters");
+        p->xmit_bytes += x.xmit_bytes; p->rcv_bytes += x.rcv_bytes;
+        p->xmit_pkts += x.xmit_pkts; p->rcv_pkts += x.rcv_pkts;
+        p->wait_ps += x.wait_ps;
+        if (x.since < p->since) p->since = x.since;
+    }
+}

@@ -119,6 +119,42 @@ void views_on_deliver(sim_t *s, uint32_t id, uint32_t bin)
     if (s->views->lat) vlat_on_deliver(s, s->views->lat, id, bin);
 }
 
+void views_pack(const sim_t *s, bytebuf_t *b)
+{
+    const views_t *v = s->views;
+    if (!v) return;
+    if (v->seen) bb_put(b, v->seen, (uint64_t)s->nports * s->nvc * v->words * sizeof *v->seen);
+    if (v->bytes) bb_put(b, v->bytes, (uint64_t)s->nports * sizeof *v->bytes);
+    if (v->occ) bb_put(b, v->occ, (uint64_t)v->nsamples * s->nswitches * sizeof *v->occ);
+    if (v->rw) bb_put(b, v->rw, (uint64_t)s->nswitches * 3 * sizeof *v->rw);
+    if (v->lat) vlat_pack(s, v->lat, b);
+    if (v->ports) vports_pack(s, v->ports, b);
+}
+
+/* Each counter of a view has one writer, the part that owns its port,
+ * switch or destination; the other ranks hold it as set up (zero, empty). */
+void views_merge(sim_t *s, bytecur_t *c)
+{
+    views_t *v = s->views;
+    if (!v) return;
+    uint64_t x;
+    float f;
+    if (v->seen)
+        for (size_t i = 0; i < (size_t)s->nports * s->nvc * v->words; i++) { bc_get(c, &x, 8, "views"); v->seen[i] |= x; }
+    if (v->bytes)
+        for (uint32_t g = 0; g < s->nports; g++) { bc_get(c, &x, 8, "views"); v->bytes[g] += x; }
+    if (v->occ)   /* a switch's occupancy: its owner's sample; the others sampled it empty */
+        for (size_t i = 0; i < (size_t)v->nsamples * s->nswitches; i++) { bc_get(c, &f, sizeof f, "views"); v->occ[i] += f; }
+    if (v->rw)
+        for (size_t i = 0; i < (size_t)s->nswitches * 3; i++) {
+            bc_get(c, &x, 8, "views");
+            if (i % 3 < 2) v->rw[i] += x;
+            else if (x > v->rw[i]) v->rw[i] = x;
+        }
+    if (v->lat) vlat_merge(s, v->lat, c);
+    if (v->ports) vports_merge(s, v->ports, c);
+}
+
 int views_router_wait(const sim_t *s, uint32_t w, uint64_t *pkts, uint64_t *sum_ps, uint64_t *max_ps)
 {
     const views_t *v = s->views;

@@ -6,6 +6,7 @@
 #define ICN_VIEWS_H
 #include "../net/model.h"
 #include "../cli/config.h"
+#include "../core/bytebuf.h"
 
 void views_setup(sim_t *s, cfg_t *c);   /* s->views stays NULL when all are off */
 void views_free(sim_t *s);
@@ -23,6 +24,10 @@ static inline void views_out_changed(sim_t *s, uint32_t go)
     if (__builtin_expect(s->views != NULL, 0)) views_xwait(s, go);
 }
 void views_write(const sim_t *s, const char *dir, const char *title, int render);
+/* A run over MPI ranks: the views' counters as bytes for rank 0, and such
+ * bytes merged into rank 0's (sums, maxima, unions). */
+void views_pack(const sim_t *s, bytebuf_t *b);
+void views_merge(sim_t *s, bytecur_t *c);
 
 /* Destinations seen through switch output port go on VC vc / on any VC. */
 uint32_t views_dests(const sim_t *s, uint32_t go, uint32_t vc);

@@ -3,6 +3,7 @@
 #ifndef ICN_VIEWS_INT_H
 #define ICN_VIEWS_INT_H
 #include "views.h"
+#include "../core/bytebuf.h"
 #include <stdio.h>
 
 struct vlat;
@@ -43,6 +44,9 @@ static inline simtime_t bin_end(const sim_t *s, uint32_t i)
 /* Per-pair latency (view_latency.c). */
 void vlat_setup(sim_t *s, cfg_t *c);   /* sets s->views->lat */
 void vlat_free(struct vlat *l);
+/* Its cells as bytes, and such bytes merged in (sums and maxima). */
+void vlat_pack(const sim_t *s, const struct vlat *l, bytebuf_t *b);
+void vlat_merge(const sim_t *s, struct vlat *l, bytecur_t *c);
 void vlat_on_deliver(sim_t *s, struct vlat *l, uint32_t id, uint32_t bin);
 /* latency.csv, latency-peaks.csv, latency-pairs.csv and their plots. */
 void vlat_write(const sim_t *s, const char *dir, const char *title, int render);
@@ -53,6 +57,9 @@ void vmap_write(const sim_t *s, const char *dir, const char *title, int render);
 /* Port counters (view_ports.c). */
 struct vports *vports_setup(sim_t *s);
 void vports_free(struct vports *p);
+/* The counters as bytes, and such bytes merged in (sums; the open waiting interval: the earliest). */
+void vports_pack(const sim_t *s, const struct vports *p, bytebuf_t *b);
+void vports_merge(const sim_t *s, struct vports *p, bytecur_t *c);
 void vports_on_send(sim_t *s, struct vports *p, uint32_t go, uint32_t size);
 void vports_on_arrive(sim_t *s, struct vports *p, uint32_t gi, uint32_t size);
 void vports_write(const sim_t *s, const char *dir);
