@@ -15,9 +15,10 @@ typedef struct comm {
     void (*exchange)(const struct comm *c, uint8_t *const *send, const uint64_t *slen, uint8_t **recv, uint64_t *rlen);
     /* v[0..n) combined by op over all ranks, on every rank. */
     void (*allreduce)(const struct comm *c, uint64_t *v, uint32_t n, int op);
-    /* Rank 0 receives every rank's buffer, concatenated in rank order, into
-     * *all (allocated; NULL elsewhere), lens[r] bytes from rank r. */
-    void (*gather)(const struct comm *c, const uint8_t *buf, uint64_t len, uint8_t **all, uint64_t *lens);
+    /* Every rank but 0 sends buf (len bytes, any size) to rank 0, which
+     * calls fn with each one's bytes in rank order, one rank's at a time. */
+    void (*collect)(const struct comm *c, const uint8_t *buf, uint64_t len,
+                    void (*fn)(int rank, const uint8_t *b, uint64_t n, void *arg), void *arg);
 } comm_t;
 
 /* MPI_COMM_WORLD as a comm_t (src/mpi/comm_mpi.c: MPI builds only; MPI must

@@ -43,17 +43,28 @@ static void allreduce(const comm_t *c, uint64_t *v, uint32_t n, int op)
     MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, o, MPI_COMM_WORLD);
 }
 
-static void gather(const comm_t *c, const uint8_t *buf, uint64_t len, uint8_t **all, uint64_t *lens)
+/* Point to point, in pieces under MPI's int counts: a rank's results may
+ * pass 2 GiB (a large view), and rank 0 holds one rank's at a time. */
+enum { TAG_LEN = 11, TAG_BYTES = 12, PIECE = 1 << 30 };
+
+static void collect(const comm_t *c, const uint8_t *buf, uint64_t len,
+                    void (*fn)(int rank, const uint8_t *b, uint64_t n, void *arg), void *arg)
 {
-    int n = c->size, mine = count_of(len, "a rank's results");
-    int *cnt = xcalloc((size_t)n * 2, sizeof *cnt), *displ = cnt + n;
-    MPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    uint64_t total = 0;
-    if (c->rank == 0)
-        for (int r = 0; r < n; r++) { displ[r] = count_of(total, "the ranks' results"); total += (uint64_t)cnt[r]; lens[r] = (uint64_t)cnt[r]; }
-    *all = c->rank == 0 ? xmalloc(total ? total : 1) : NULL;
-    MPI_Gatherv(buf, mine, MPI_BYTE, *all, cnt, displ, MPI_BYTE, 0, MPI_COMM_WORLD);
-    free(cnt);
+    if (c->rank) {
+        MPI_Send(&len, 1, MPI_UINT64_T, 0, TAG_LEN, MPI_COMM_WORLD);
+        for (uint64_t off = 0; off < len; off += PIECE)
+            MPI_Send(buf + off, (int)(len - off < PIECE ? len - off : PIECE), MPI_BYTE, 0, TAG_BYTES, MPI_COMM_WORLD);
+        return;
+    }
+    for (int r = 1; r < c->size; r++) {
+        uint64_t n;
+        MPI_Recv(&n, 1, MPI_UINT64_T, r, TAG_LEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        uint8_t *b = xmalloc(n ? n : 1);
+        for (uint64_t off = 0; off < n; off += PIECE)
+            MPI_Recv(b + off, (int)(n - off < PIECE ? n - off : PIECE), MPI_BYTE, r, TAG_BYTES, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        fn(r, b, n, arg);
+        free(b);
+    }
 }
 
 /* A rank that exits with an error (a bad directory, an internal error)
@@ -76,6 +87,6 @@ const comm_t *comm_mpi(void)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    c = (comm_t){ rank, size, exchange, allreduce, gather };
+    c = (comm_t){ rank, size, exchange, allreduce, collect };
     return &c;
 }

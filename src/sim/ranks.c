@@ -102,44 +102,44 @@ static void global_counts(sim_t *s, const comm_t *c, uint64_t *live)
     s->last_progress = progress;
 }
 
-/* Rank 0 adds every rank's statistics, views and the counts of its nodes:
- * per rank, the statistics, then the views, then 24 bytes per node it owns. */
+/* Rank k's results into rank 0's: the statistics, the views, then 24 bytes
+ * per node of rank k. */
+static void add_rank(int k, const uint8_t *b, uint64_t n, void *arg)
+{
+    sim_t *s = arg;
+    struct parts *P = s->parts;
+    bytecur_t cur = { b, b + n };
+    stats_add_packed(&s->st, &cur);
+    views_merge(s, &cur);
+    for (uint32_t v = 0; v < s->nnodes; v++) {
+        if (part_rank(P, P->part_of[s->nswitches + v]) != k) continue;
+        uint64_t x[3];
+        bc_get(&cur, x, sizeof x, "time.parts over MPI ranks: the node counts");
+        s->nic[v].rx_bytes += x[0];
+        s->nic[v].injected_pkts += x[1];
+        s->nic[v].w_inj += (uint32_t)x[2];
+    }
+    if (cur.r != cur.end) die("time.parts over MPI ranks: rank %d sent more than its results", k);
+}
+
+/* Rank 0 adds every other rank's statistics, views and node counts. */
 static void gather_results(sim_t *s, struct parts *P)
 {
     const comm_t *c = P->comm;
-    if (c->rank) memset(s->st.ts_innet, 0, s->st.nbins * sizeof *s->st.ts_innet);   /* the samples' global counts: once */
     bytebuf_t b = { 0 };
-    stats_pack(&s->st, &b);
-    views_pack(s, &b);
-    for (uint32_t n = 0; n < s->nnodes; n++) {
-        if (!part_mine(P, P->part_of[s->nswitches + n])) continue;
-        const nic_t *x = &s->nic[n];
-        uint64_t v[3] = { x->rx_bytes, x->injected_pkts, x->w_inj };
-        bb_put(&b, v, sizeof v);
-    }
-    uint8_t *all;
-    uint64_t *lens = xcalloc((size_t)c->size, sizeof *lens);
-    c->gather(c, b.p, b.n, &all, lens);
-    free(b.p);
-    if (c->rank == 0) {
-        bytecur_t cur = { all + lens[0], all + lens[0] };
-        for (int k = 1; k < c->size; k++) {
-            cur.end += lens[k];
-            stats_add_packed(&s->st, &cur);
-            views_merge(s, &cur);
-            for (uint32_t n = 0; n < s->nnodes; n++) {
-                if (part_rank(P, P->part_of[s->nswitches + n]) != k) continue;
-                uint64_t v[3];
-                bc_get(&cur, v, sizeof v, "time.parts over MPI ranks: the node counts");
-                s->nic[n].rx_bytes += v[0];
-                s->nic[n].injected_pkts += v[1];
-                s->nic[n].w_inj += (uint32_t)v[2];
-            }
-            if (cur.r != cur.end) die("time.parts over MPI ranks: rank %d sent more than its results", k);
+    if (c->rank) {
+        memset(s->st.ts_innet, 0, s->st.nbins * sizeof *s->st.ts_innet);   /* the samples' global counts: rank 0's */
+        stats_pack(&s->st, &b);
+        views_pack(s, &b);
+        for (uint32_t n = 0; n < s->nnodes; n++) {
+            if (!part_mine(P, P->part_of[s->nswitches + n])) continue;
+            const nic_t *x = &s->nic[n];
+            uint64_t v[3] = { x->rx_bytes, x->injected_pkts, x->w_inj };
+            bb_put(&b, v, sizeof v);
         }
     }
-    free(all);
-    free(lens);
+    c->collect(c, b.p, b.n, add_rank, s);
+    free(b.p);
 }
 
 int ranks_loop(sim_t *s)
