@@ -119,10 +119,24 @@ void views_on_deliver(sim_t *s, uint32_t id, uint32_t bin)
     if (s->views->lat) vlat_on_deliver(s, s->views->lat, id, bin);
 }
 
+/* Which views a run keeps, and their sizes: a rank set up otherwise is an error. */
+static void views_shape(const sim_t *s, uint64_t shape[4])
+{
+    const views_t *v = s->views;
+    shape[0] = (uint64_t)(v->seen != NULL) | (uint64_t)(v->bytes != NULL) << 1 | (uint64_t)(v->occ != NULL) << 2
+             | (uint64_t)(v->rw != NULL) << 3 | (uint64_t)(v->lat != NULL) << 4 | (uint64_t)(v->ports != NULL) << 5;
+    shape[1] = s->nports;
+    shape[2] = v->nsamples;
+    shape[3] = v->words;
+}
+
 void views_pack(const sim_t *s, bytebuf_t *b)
 {
     const views_t *v = s->views;
     if (!v) return;
+    uint64_t shape[4];
+    views_shape(s, shape);
+    bb_put(b, shape, sizeof shape);
     if (v->seen) bb_put(b, v->seen, (uint64_t)s->nports * s->nvc * v->words * sizeof *v->seen);
     if (v->bytes) bb_put(b, v->bytes, (uint64_t)s->nports * sizeof *v->bytes);
     if (v->occ) bb_put(b, v->occ, (uint64_t)v->nsamples * s->nswitches * sizeof *v->occ);
@@ -137,8 +151,11 @@ void views_merge(sim_t *s, bytecur_t *c)
 {
     views_t *v = s->views;
     if (!v) return;
-    uint64_t x;
+    uint64_t x, mine[4], theirs[4];
     float f;
+    views_shape(s, mine);
+    bc_get(c, theirs, sizeof theirs, "views");
+    if (memcmp(mine, theirs, sizeof mine)) die("views: a rank kept other views than rank 0's");
     if (v->seen)
         for (size_t i = 0; i < (size_t)s->nports * s->nvc * v->words; i++) { bc_get(c, &x, 8, "views"); v->seen[i] |= x; }
     if (v->bytes)
