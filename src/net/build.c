@@ -20,6 +20,10 @@ uint32_t pkt_alloc(sim_t *s)
         s->ptime = xrealloc(s->ptime, (size_t)cap * sizeof *s->ptime);
         if (s->want_parr) s->parr = xrealloc(s->parr, (size_t)cap * sizeof *s->parr);
         if (s->want_proute) s->proute = xrealloc(s->proute, (size_t)cap * sizeof *s->proute);
+        if (s->want_pmsg) {
+            s->pmsg_key = xrealloc(s->pmsg_key, (size_t)cap * sizeof *s->pmsg_key);
+            s->pmsg_npk = xrealloc(s->pmsg_npk, (size_t)cap * sizeof *s->pmsg_npk);
+        }
         if (s->pext_size) s->pext = xrealloc(s->pext, (size_t)cap * s->pext_size);
         for (uint32_t i = old; i < cap; i++) s->pkt[i].next = i + 1 < cap ? i + 1 : ICN_NIL;
         s->pkt_free = old;

@@ -108,6 +108,18 @@ typedef struct sim {
      * packet for a layer above the network (the multipath header). */
     simtime_t *parr;
     proute_t *proute;        /* source routes (want_proute), initialised empty by pkt_alloc */
+    /* A run over MPI ranks with messages of several packets (src/sim/ranks.c):
+     * per packet its message's key (source node << 32 | the source's count of
+     * such messages) and packets, which cross ranks with it; per message
+     * record its key (MSG_NO_KEY once freed); per node its count. */
+    uint64_t *pmsg_key;
+    uint32_t *pmsg_npk;
+    uint64_t *msg_key;
+    uint32_t *msg_npk;
+    uint32_t *msg_seq;
+    uint8_t *node_here;      /* [node]: its part runs on this rank */
+    int want_pmsg;
+#define MSG_NO_KEY UINT64_MAX
     int want_proute;
     unsigned char *pext;
     uint32_t pext_size;

@@ -22,6 +22,11 @@ uint32_t nic_msg_alloc(sim_t *s, uint32_t npk, simtime_t gen)
         if (cap < old) die("message pool exhausted");
         s->msg_left = xrealloc(s->msg_left, cap * sizeof *s->msg_left);
         s->msg_gen = xrealloc(s->msg_gen, cap * sizeof *s->msg_gen);
+        if (s->want_pmsg) {
+            s->msg_key = xrealloc(s->msg_key, cap * sizeof *s->msg_key);
+            s->msg_npk = xrealloc(s->msg_npk, cap * sizeof *s->msg_npk);
+            for (uint32_t i = old; i < cap; i++) s->msg_key[i] = MSG_NO_KEY;
+        }
         for (uint32_t i = old; i < cap; i++) s->msg_left[i] = i + 1 < cap ? i + 1 : ICN_NIL;
         s->msg_free = old;
         s->msg_nfree += cap - old;
@@ -100,6 +105,24 @@ int nic_peek(sim_t *s, uint32_t n, uint32_t *size, uint8_t *vc)
     return 1;
 }
 
+/* Over MPI ranks (src/sim/ranks.c): packet id carries its message's key and
+ * packets across ranks. A message whose destination runs on another rank
+ * keeps its record here only while its packets are made: the rank of the
+ * destination counts them, under a record of its own. */
+static void nic_key_packet(sim_t *s, nic_t *c, uint32_t id, uint32_t size)
+{
+    uint32_t m = c->msg_id;
+    s->pmsg_key[id] = m != ICN_NIL ? s->msg_key[m] : MSG_NO_KEY;
+    s->pmsg_npk[id] = m != ICN_NIL ? s->msg_npk[m] : 1;
+    if (m == ICN_NIL || s->node_here[c->msg_dst]) return;
+    s->pkt[id].msg = ICN_NIL;
+    if (c->msg_left == size) {   /* its last packet: the record is no longer needed here */
+        s->msg_key[m] = MSG_NO_KEY;
+        nic_msg_release(s, m);
+        c->msg_id = ICN_NIL;
+    }
+}
+
 uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
 {
     nic_t *c = &s->nic[n];
@@ -107,7 +130,14 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
      * destination counts down. Taken here rather than when the message is
      * generated, so that records follow the packets sent (a partitioned run
      * bounds what a part takes in one window), not the messages queued. */
-    if (c->msg_id == ICN_NIL && c->msg_left > size) c->msg_id = nic_msg_alloc(s, (c->msg_left + s->mtu - 1) / s->mtu, c->msg_gen);
+    if (c->msg_id == ICN_NIL && c->msg_left > size) {
+        uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
+        c->msg_id = nic_msg_alloc(s, npk, c->msg_gen);
+        if (__builtin_expect(s->want_pmsg, 0)) {
+            s->msg_key[c->msg_id] = (uint64_t)n << 32 | s->msg_seq[n]++;
+            s->msg_npk[c->msg_id] = npk;
+        }
+    }
     uint32_t id = pkt_alloc(s);
     packet_t *p = &s->pkt[id];
     s->ptime[id] = (pkt_times_t){ c->msg_gen, s->now };
@@ -115,6 +145,7 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     p->dst = c->msg_dst;
     p->size = size;
     p->msg = c->msg_id;
+    if (__builtin_expect(s->want_pmsg, 0)) nic_key_packet(s, c, id, size);
     p->vc = p->out_vc = vc;
     p->hops = 0;
     p->flags = 0;
@@ -278,6 +309,7 @@ void nic_deliver(sim_t *s, uint32_t id)
         if (msg_done) {
             if (__builtin_expect(s->hooks.msg_done != NULL, 0)) s->hooks.msg_done(s, p->msg);
             msg_gen = s->msg_gen[p->msg];
+            if (__builtin_expect(s->want_pmsg, 0)) s->msg_key[p->msg] = MSG_NO_KEY;
             nic_msg_release(s, p->msg);
         }
     }

@@ -124,6 +124,7 @@ void parts_setup(sim_t *s, uint32_t n, uint32_t threads)
     /* over MPI ranks every rank sets up the whole network; it keeps the events of its own parts */
     for (uint32_t p = 0; p < n; p++)
         if (!part_mine(P, p)) { evq_free(&P->q[p]); evq_init(&P->q[p]); }
+    if (P->comm && (s->msg_size > s->mtu || s->msg_long > s->mtu)) ranks_messages_setup(s, P);
 }
 
 void parts_free(sim_t *s)

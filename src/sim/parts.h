@@ -30,6 +30,9 @@ struct parts {
     /* MPI ranks (ranks.c): this process runs the parts of its rank */
     const comm_t *comm;       /* NULL: one process */
     bytebuf_t *send;          /* [rank]: the window's events for each rank */
+    /* messages of several packets over ranks: key -> this rank's record (open addressing) */
+    uint64_t *mkey;
+    uint32_t *mrec, mcap, mn;
 };
 
 /* The rank that runs part p: consecutive parts (so consecutive nodes) together. */
@@ -52,8 +55,10 @@ void parts_enter(sim_t *s, struct parts *P, uint32_t p);
 void parts_leave(sim_t *s, struct parts *P, uint32_t p);
 /* Hand every outbox over to its part's queue (queues[to]). */
 void parts_flush(struct parts *P, evq_t *queues);
-/* The loop of a run over MPI ranks, and its teardown. */
+/* The loop of a run over MPI ranks, its set-up for messages of several
+ * packets (before the first packet), and its teardown. */
 int ranks_loop(sim_t *s);
+void ranks_messages_setup(sim_t *s, struct parts *P);
 void ranks_free(struct parts *P);
 
 #endif

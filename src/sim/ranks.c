@@ -18,6 +18,7 @@
  * them. */
 #include "parts.h"
 #include "../core/util.h"
+#include "../net/link.h"
 #include "../stats/stats.h"
 #include "../stats/views.h"
 #include <stdio.h>
@@ -25,6 +26,64 @@
 #include <string.h>
 
 typedef struct wire { simtime_t t; uint32_t type, a, b, pad; } wire_t;
+
+/* ---- messages of several packets ----
+ * A message's packets carry its key (source node, the source's count) and
+ * its number of packets. Only the rank that runs the destination keeps a
+ * record that counts them down: the source's rank for a message to one of
+ * its own nodes, else one made when the first of them arrives. The map
+ * finds it again when a packet comes back after passing through another
+ * rank; an entry whose record has been freed (key cleared) is stale. */
+
+void ranks_messages_setup(sim_t *s, struct parts *P)
+{
+    if (s->npkt_cap) die("time.parts over MPI ranks: messages set up after packets were allocated");
+    s->want_pmsg = 1;
+    s->msg_seq = xcalloc(s->nnodes, sizeof *s->msg_seq);
+    s->node_here = xcalloc(s->nnodes, sizeof *s->node_here);
+    for (uint32_t n = 0; n < s->nnodes; n++) s->node_here[n] = (uint8_t)part_mine(P, P->part_of[s->nswitches + n]);
+}
+
+static inline uint32_t mslot(uint64_t key, uint32_t cap) { return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1); }
+
+static void map_put(sim_t *s, struct parts *P, uint64_t key, uint32_t rec);
+
+/* The map rebuilt with its live entries, in a table of room enough. */
+static void map_rebuild(sim_t *s, struct parts *P)
+{
+    uint64_t *k = P->mkey;
+    uint32_t *r = P->mrec, cap = P->mcap, live = 0;
+    for (uint32_t i = 0; i < cap; i++) live += k[i] != MSG_NO_KEY && s->msg_key[r[i]] == k[i];
+    P->mcap = 1024;
+    while (P->mcap < 4 * live) P->mcap *= 2;
+    P->mkey = xmalloc(P->mcap * sizeof *P->mkey);
+    P->mrec = xmalloc(P->mcap * sizeof *P->mrec);
+    memset(P->mkey, 0xff, P->mcap * sizeof *P->mkey);
+    P->mn = 0;
+    for (uint32_t i = 0; i < cap; i++)
+        if (k[i] != MSG_NO_KEY && s->msg_key[r[i]] == k[i]) map_put(s, P, k[i], r[i]);
+    free(k);
+    free(r);
+}
+
+static void map_put(sim_t *s, struct parts *P, uint64_t key, uint32_t rec)
+{
+    if (2 * (P->mn + 1) > P->mcap) map_rebuild(s, P);
+    uint32_t i = mslot(key, P->mcap);
+    while (P->mkey[i] != MSG_NO_KEY && P->mkey[i] != key) i = (i + 1) & (P->mcap - 1);
+    if (P->mkey[i] == MSG_NO_KEY) P->mn++;
+    P->mkey[i] = key;
+    P->mrec[i] = rec;
+}
+
+/* This rank's live record of message key, or ICN_NIL. */
+static uint32_t map_get(const sim_t *s, const struct parts *P, uint64_t key)
+{
+    if (!P->mcap) return ICN_NIL;
+    for (uint32_t i = mslot(key, P->mcap); P->mkey[i] != MSG_NO_KEY; i = (i + 1) & (P->mcap - 1))
+        if (P->mkey[i] == key) return s->msg_key[P->mrec[i]] == key ? P->mrec[i] : ICN_NIL;
+    return ICN_NIL;
+}
 
 /* A head's packet record into bytes, freed here. */
 static void put_packet(sim_t *s, bytebuf_t *o, uint32_t id)
@@ -34,6 +93,12 @@ static void put_packet(sim_t *s, bytebuf_t *o, uint32_t id)
     if (s->want_parr) bb_put(o, &s->parr[id], sizeof *s->parr);
     if (s->want_proute) bb_put(o, &s->proute[id], sizeof *s->proute);
     if (s->pext_size) bb_put(o, s->pext + (size_t)id * s->pext_size, s->pext_size);
+    if (s->want_pmsg) {
+        bb_put(o, &s->pmsg_key[id], sizeof *s->pmsg_key);
+        bb_put(o, &s->pmsg_npk[id], sizeof *s->pmsg_npk);
+        uint32_t m = s->pkt[id].msg;   /* a record of this rank's: found again if the packet comes back */
+        if (m != ICN_NIL) map_put(s, s->parts, s->pmsg_key[id], m);
+    }
     pkt_release(s, id);
 }
 
@@ -47,6 +112,22 @@ static uint32_t take_packet(sim_t *s, bytecur_t *c)
     if (s->want_parr) bc_get(c, &s->parr[i], sizeof *s->parr, what);
     if (s->want_proute) bc_get(c, &s->proute[i], sizeof *s->proute, what);
     if (s->pext_size) bc_get(c, s->pext + (size_t)i * s->pext_size, s->pext_size, what);
+    if (s->want_pmsg) {
+        bc_get(c, &s->pmsg_key[i], sizeof *s->pmsg_key, what);
+        bc_get(c, &s->pmsg_npk[i], sizeof *s->pmsg_npk, what);
+        uint64_t key = s->pmsg_key[i];
+        uint32_t m = ICN_NIL;
+        if (key != MSG_NO_KEY && s->node_here[s->pkt[i].dst]) {   /* the destination counts the message here */
+            m = map_get(s, s->parts, key);
+            if (m == ICN_NIL) {
+                m = nic_msg_alloc(s, s->pmsg_npk[i], s->ptime[i].gen);
+                s->msg_key[m] = key;
+                s->msg_npk[m] = s->pmsg_npk[i];
+                map_put(s, s->parts, key, m);
+            }
+        }
+        s->pkt[i].msg = m;
+    }
     return i;
 }
 
@@ -203,6 +284,10 @@ int parts_report_deadlock(sim_t *s)
 
 void ranks_free(struct parts *P)
 {
+    free(P->mkey);
+    free(P->mrec);
+    P->mkey = NULL;
+    P->mrec = NULL;
     if (!P->send) return;
     for (int r = 0; r < P->comm->size; r++) free(P->send[r].p);
     free(P->send);

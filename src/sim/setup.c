@@ -286,8 +286,6 @@ static void parts_check(sim_t *s, cfg_t *c)
     if (comm && threads > 1) cfg_fail(c, K_TIME_THREADS, "under mpirun each rank runs its parts on one thread so far");
     if (comm && getenv("ICNSIM_FTADAPT_LOG"))
         cfg_fail(c, K_TIME_PARTS, "over MPI ranks: the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches");
-    if (comm && (s->msg_size > s->mtu || s->msg_long > s->mtu))
-        cfg_fail(c, K_TIME_PARTS, "over MPI ranks runs messages of one packet so far (traffic.message_size and long_size at most packet.mtu)");
     parts_setup(s, n, threads);
 }
 
@@ -310,6 +308,7 @@ void sim_free(sim_t *s)
     voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
     free(s->pkt); free(s->ptime); free(s->parr); free(s->pext); free(s->proute); free(s->msg_left); free(s->msg_gen); free(s->pend);
+    free(s->pmsg_key); free(s->pmsg_npk); free(s->msg_key); free(s->msg_npk); free(s->msg_seq); free(s->node_here);
     free(s->inst); free(s->inst_key); free(s->inst_tmp); free(s->pend_bits);
     free(s->topo_data); free(s->routing_data); free(s->pattern_data); free(s->scenario_data);
     stats_free(&s->st);
