@@ -37,7 +37,7 @@ typedef struct wire { simtime_t t; uint32_t type, a, b, pad; } wire_t;
 
 void ranks_messages_setup(sim_t *s, struct parts *P)
 {
-    if (s->npkt_cap) die("time.parts over MPI ranks: messages set up after packets were allocated");
+    if (s->npkt_cap || s->nmsg_cap) die("time.parts over MPI ranks: messages set up after packet or message records were taken");
     s->want_pmsg = 1;
     s->msg_seq = xcalloc(s->nnodes, sizeof *s->msg_seq);
     s->node_here = xcalloc(s->nnodes, sizeof *s->node_here);
