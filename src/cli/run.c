@@ -68,13 +68,6 @@ static char *join(const char *dir, const char *file)
     return p;
 }
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Digest of a whole file (0 if it cannot be read). */
 static uint64_t file_digest(const char *path)
 {
@@ -100,7 +93,7 @@ void point_marker_text(const char *dir, char *buf, size_t n)
 int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
 {
     sim_t s;
-    double t0 = wall_now();
+    double t0 = wall_clock();
     int ts = (int)cfg_int(c, K_OUT_TIMESERIES);
     int plots = plot_wanted(c);
     if ((flags & RUN_POINT) && strcmp(c->val[K_OUT_PLOTS].text, "yes")) plots = 0;   /* scripts only */
@@ -117,7 +110,7 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     s.progress_tty = (flags & RUN_PROGRESS) != 0;
     int rc = sim_run(&s);
     if (rc == EXIT_INTERNAL) { sim_free(&s); free(done); return rc; }   /* reported; no results to trust */
-    s.st.wall_seconds = wall_now() - t0;
+    s.st.wall_seconds = wall_clock() - t0;
     s.st.peak_rss_kb = peak_rss_kb();
     result_t r;
     result_compute(&s, &r);

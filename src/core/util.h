@@ -27,6 +27,8 @@ _Noreturn void fail_io(const char *path, int err);
 /* FNV-1a, 64 bits: digests of small files (not cryptographic). */
 #define ICN_HASH_INIT 0xcbf29ce484222325ull
 uint64_t hash_bytes(const void *p, size_t n, uint64_t h);
+/* Monotonic wall time in seconds (for timing runs, never for results). */
+double wall_clock(void);
 
 /* Exit codes promised to users. */
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_CONFIG = 2, EXIT_DEADLOCK = 3 };

@@ -36,16 +36,9 @@
 #include "../stats/stats.h"
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const comm_t *run_comm;
 
-double parts_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 void sim_use_comm(const comm_t *c) { run_comm = c; }
 const comm_t *parts_comm(void) { return run_comm && run_comm->size > 1 ? run_comm : NULL; }
@@ -158,11 +151,11 @@ static int turns_loop(sim_t *s);
 int parts_loop(sim_t *s)
 {
     struct parts *P = s->parts;
-    double t0 = parts_clock();
+    double t0 = wall_clock();
     P->busy = 0;
     int rc = P->comm ? ranks_loop(s) : P->threads > 1 ? threaded_loop(s) : turns_loop(s);
     s->windows = P->windows;
-    s->window_wait_s = P->comm || P->threads > 1 ? parts_clock() - t0 - P->busy : 0;
+    s->window_wait_s = P->comm || P->threads > 1 ? wall_clock() - t0 - P->busy : 0;
     return rc;
 }
 
@@ -209,9 +202,9 @@ static void run_parts(struct parts *P, uint32_t k)
 /* The main thread's own parts, timed: the rest of its loop is the waiting. */
 static void run_own_parts(struct parts *P)
 {
-    double t0 = parts_clock();
+    double t0 = wall_clock();
     run_parts(P, 0);
-    P->busy += parts_clock() - t0;
+    P->busy += wall_clock() - t0;
 }
 
 static void *worker_main(void *arg)

@@ -46,8 +46,6 @@ static inline int part_mine(const struct parts *P, uint32_t p)
     return !P->comm || part_rank(P, p) == P->comm->rank;
 }
 
-/* Monotonic wall time in seconds. */
-double parts_clock(void);
 /* The part owning an event's target, or P->n for the whole network's. */
 uint32_t parts_owner(const sim_t *s, const struct parts *P, unsigned type, uint32_t a, uint32_t b);
 /* Put part p's queue in s->evq (and the run's own aside), or back. */

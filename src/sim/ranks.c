@@ -253,14 +253,14 @@ int ranks_loop(sim_t *s)
         P->limit = t + P->window;
         if (P->limit > g) P->limit = g;
         if (P->limit > s->end) P->limit = s->end;
-        double t0 = parts_clock();
+        double t0 = wall_clock();
         for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) {
             if (!part_mine(P, p)) continue;
             parts_enter(s, P, p);
             rc = sim_run_until(s, P->limit);
             parts_leave(s, P, p);
         }
-        P->busy += parts_clock() - t0;
+        P->busy += wall_clock() - t0;
         exchange(s, P);
         parts_flush(P, P->q);
         P->windows++;
