@@ -47,6 +47,8 @@ def run_dir(out, voq, scheme, routing):
 
 
 def run_all(args, out):
+    # time.drain = false: the figures plot the window's accepted traffic,
+    # which the drain after the window (latency only) cannot change
     base = os.path.join(HERE, "base-%d.ini" % args.nodes)
     for voq in (0, 1):
         for scheme, _, vcs in args.schemes:
@@ -54,7 +56,7 @@ def run_all(args, out):
                 sweep(args.bin, base, run_dir(out, voq, scheme, routing),
                       [("queuing.scheme", scheme), ("switch.vcs", vcs + more), ("switch.voq", voq),
                        ("routing.algorithm", routing), ("traffic.scenario", ",".join(t for t, _ in TRAFFIC)),
-                       ("load", args.loads)] + extra, args.j)
+                       ("load", args.loads), ("time.drain", "false")] + extra, args.j)
 
 
 def report(out, nodes, schemes):

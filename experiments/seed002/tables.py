@@ -84,7 +84,10 @@ def build_id(binary):
 
 
 def common_sets(args, scheme, voq):
-    sets = [("queuing.scheme", scheme), ("switch.vcs", VCS[COLUMN[scheme]]), ("switch.voq", voq), ("time.measure", args.measure)]
+    # time.drain = false: a cell's value is the window's accepted traffic,
+    # which the drain after the window (latency only) cannot change
+    sets = [("queuing.scheme", scheme), ("switch.vcs", VCS[COLUMN[scheme]]), ("switch.voq", voq), ("time.measure", args.measure),
+            ("time.drain", "false")]
     if args.quick:
         sets.append(("time.warmup", "300us"))
     return sets
