@@ -61,9 +61,10 @@ row seed002-hs10-1-dmodk-432   experiments/seed002/hs10-1-dmodk-432.ini
 # Multi-VC cases of Tables 2/3: vFtree, restricted adaptive routing, with and without VOQs.
 row seed002-hs10-1-vftree-2th-11664     experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3
 row seed002-hs10-1-vftree-2th-voq-11664 experiments/seed002/hs10-1-dmodk.ini -s queuing.scheme=vftree -s switch.vcs=3 -s routing.algorithm=ADAP-2TH-S-K/3 -s switch.voq=true
-# The network in parts (time.parts, src/sim/parts.c), without the drain, which
-# the parts cannot split: the sequential run in the canonical order they
-# reproduce, 2 parts taking turns in one thread, and the same on 2 threads.
+# The network in parts (time.parts, src/sim/parts.c), without the drain (the
+# rows keep the set-up they were first measured with): the sequential run in
+# the canonical order they reproduce, 2 parts taking turns in one thread, and
+# the same on 2 threads.
 PARTS=(-s time.ties=canonical -s time.drain=false)
 row seed002-hs10-1-dmodk-11664-canonical experiments/seed002/hs10-1-dmodk.ini "${PARTS[@]}"
 row seed002-hs10-1-dmodk-11664-parts2 experiments/seed002/hs10-1-dmodk.ini "${PARTS[@]}" -s time.parts=2

@@ -11,48 +11,65 @@
 static const struct {
     const char *name, *file;
     const char *sets[20];
+    int drain;   /* run with the drain too */
 } cases[] = {
     { "fat-tree D-mod-K, 1Q, HS10-1", "experiments/seed002/base-432.ini",
-      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "traffic.scenario=hs10-1", NULL } },
+      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "traffic.scenario=hs10-1", NULL }, 1 },
     { "fat-tree adaptive, HS25-1", "experiments/seed002/base-432.ini",
       { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-TH-1S-K",
-        "traffic.scenario=hs25-1", NULL } },
+        "traffic.scenario=hs25-1", NULL }, 1 },
     { "vFtree-SD, 2TH, VOQ", "experiments/seed002/base-432.ini",
       { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-2TH-S-K",
-        "queuing.scheme=vftree-sd", "switch.vcs=3", "switch.voq=true", "traffic.scenario=hs10-4", NULL } },
+        "queuing.scheme=vftree-sd", "switch.vcs=3", "switch.voq=true", "traffic.scenario=hs10-4", NULL }, 1 },
     { "fat-tree adaptive, messages of 4 packets", "experiments/seed002/base-432.ini",
       { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-TH-1S-K",
-        "traffic.scenario=hs10-1", "traffic.message_size=16KB", NULL } },
+        "traffic.scenario=hs10-1", "traffic.message_size=16KB", NULL }, 0 },
     { "vFtree-SD, 2TH, every view", "experiments/seed002/base-432.ini",
       { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-2TH-S-K",
         "queuing.scheme=vftree-sd", "switch.vcs=3", "traffic.scenario=hs10-4", "output.destmap=true", "output.links=true",
         "output.occupancy=true", "views.router_wait=true", "views.link_load=true", "views.port_counters=true",
-        "views.latency=true", "views.top_pairs=5", NULL } },
+        "views.latency=true", "views.top_pairs=5", NULL }, 0 },
     { "torus Duato", "experiments/seed004/base.ini",
       { "time.warmup=2us", "time.measure=10us", "time.interval=2us", "routing.algorithm=duato", "switch.vcs=3",
-        "switch.buffer=480B", "load=0.6", NULL } },
+        "switch.buffer=480B", "load=0.6", NULL }, 1 },
     { "torus bubble, tornado", "experiments/seed004/bubble-dor.ini",
       { "time.warmup=2us", "time.measure=10us", "time.interval=2us", "traffic.pattern=tornado", "load=1.0",
-        "link.delay=2ns", NULL } },   /* the seed's zero delay leaves no lookahead */
+        "link.delay=2ns", NULL }, 0 },   /* the seed's zero delay leaves no lookahead */
+    { "fat-tree D-mod-K, uniform 0.5", "experiments/seed002/base-432.ini",
+      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "traffic.scenario=none", "load=0.5",
+        NULL }, 1 },
+    { "fat-tree D-mod-K, load 0.001: all in at the window's end", "experiments/seed002/base-432.ini",
+      { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "traffic.scenario=none", "load=0.001",
+        NULL }, 1 },
 };
 
+/* Each case without the drain, then those marked with it (time.drain =
+ * true, the default): the saturated ones run the drain to its bound, the
+ * torus and the uniform fat-tree end it with the window in which the whole
+ * network's count of the measurement window's packets is reached, which the
+ * parts learn only between windows, and the lightest has them all in when
+ * the window ends. */
 TEST(parts_give_the_sequential_results)
 {
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        unsigned long seq = cli_results_digest(cases[i].file, cases[i].sets,
-                                               (const char *[]){ "time.ties=canonical", "time.drain=false", NULL });
-        CHECK(seq != 0, "%s: sequential run failed", cases[i].name);
-        if (!seq) continue;
-        /* the parts taking turns, then on threads (more threads than cores too) */
-        static const char *const parts[][2] = { { "time.parts=2", "time.threads=1" }, { "time.parts=3", "time.threads=1" },
-                                                 { "time.parts=7", "time.threads=1" }, { "time.parts=2", "time.threads=2" },
-                                                 { "time.parts=5", "time.threads=3" }, { "time.parts=4", "time.threads=4" } };
-        for (size_t k = 0; k < sizeof parts / sizeof *parts; k++) {
-            unsigned long d = cli_results_digest(cases[i].file, cases[i].sets, (const char *[]){
-                "time.ties=canonical", "time.drain=false", parts[k][0], parts[k][1], NULL });
-            CHECK(d == seq, "%s, %s, %s: results differ from the sequential run's", cases[i].name, parts[k][0], parts[k][1]);
+    static const char *const drains[] = { "time.drain=false", "time.drain=true" };
+    for (size_t j = 0; j < 2; j++)
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            if (j && !cases[i].drain) continue;
+            unsigned long seq = cli_counts_digest(cases[i].file, cases[i].sets,
+                                                   (const char *[]){ "time.ties=canonical", drains[j], NULL });
+            CHECK(seq != 0, "%s, %s: sequential run failed", cases[i].name, drains[j]);
+            if (!seq) continue;
+            /* the parts taking turns, then on threads (more threads than cores too) */
+            static const char *const parts[][2] = { { "time.parts=2", "time.threads=1" }, { "time.parts=3", "time.threads=1" },
+                                                     { "time.parts=7", "time.threads=1" }, { "time.parts=2", "time.threads=2" },
+                                                     { "time.parts=5", "time.threads=3" }, { "time.parts=4", "time.threads=4" } };
+            for (size_t k = 0; k < sizeof parts / sizeof *parts; k++) {
+                unsigned long d = cli_counts_digest(cases[i].file, cases[i].sets, (const char *[]){
+                    "time.ties=canonical", drains[j], parts[k][0], parts[k][1], NULL });
+                CHECK(d == seq, "%s, %s, %s, %s: results differ from the sequential run's", cases[i].name, drains[j], parts[k][0],
+                      parts[k][1]);
+            }
         }
-    }
 }
 
 /* A part on a thread takes packet and message records from its own list,
@@ -86,7 +103,6 @@ TEST(parts_refuse_what_they_cannot_split)
 {
     static const struct { const char *sets, *needle; } bad[] = {
         { "-s time.parts=2 -s time.drain=false", "time.ties = canonical" },
-        { "-s time.parts=2 -s time.ties=canonical", "time.drain = false" },
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s cc.mode=iba -s traffic.scenario=hs10-1",
           "flow transport" },
         { "-s time.parts=2 -s time.ties=canonical -s time.drain=false -s views.pdes=2", "views.pdes" },

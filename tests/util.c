@@ -91,7 +91,7 @@ const char *icnsim_bin(void)
     return b ? b : "./icnsim";
 }
 
-unsigned long cli_results_digest(const char *file, const char *const *sets, const char *const *more)
+static unsigned long run_digest(const char *file, const char *const *sets, const char *const *more, int counts)
 {
     static char tmp[256];
     char cmd[4096], out[256];
@@ -101,9 +101,20 @@ unsigned long cli_results_digest(const char *file, const char *const *sets, cons
     for (size_t k = 0; more && more[k]; k++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -s %s", more[k]);
     snprintf(cmd + n, sizeof cmd - (size_t)n, " && cd %s/run && { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "
              "\"status\") c = i } { o = $c; for (i = c + 1; i <= NF; i++) o = o \",\" $i; print o }' summary.csv; "
-             "cat $(ls *.csv | grep -v -e '^perf.csv$' -e '^summary.csv$'); } | cksum", tmp);
+             "cat $(ls *.csv | grep -v -e '^perf.csv$' -e '^summary.csv$'); %s } | cksum", tmp,
+             counts ? "cut -d, -f2,3 perf.csv;" : "");
     if (run_cmd(cmd, out, sizeof out)) return 0;
     return strtoul(out, NULL, 10);
+}
+
+unsigned long cli_results_digest(const char *file, const char *const *sets, const char *const *more)
+{
+    return run_digest(file, sets, more, 0);
+}
+
+unsigned long cli_counts_digest(const char *file, const char *const *sets, const char *const *more)
+{
+    return run_digest(file, sets, more, 1);
 }
 
 int cube_walk(sim_t *s, uint32_t a, uint32_t b, walk_pick_fn pick, void *arg)

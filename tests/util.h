@@ -30,6 +30,8 @@ const char *icnsim_bin(void);
  * (times) and summary.csv's key columns (the results from its status column
  * on count), or 0 if the run failed. */
 unsigned long cli_results_digest(const char *file, const char *const *sets, const char *const *more);
+/* The same, with perf.csv's counts of events and packet-hops in the digest. */
+unsigned long cli_counts_digest(const char *file, const char *const *sets, const char *const *more);
 /* Run a shell command; returns its exit status; output captured into buf. */
 int run_cmd(const char *cmd, char *buf, size_t n);
 

@@ -70,6 +70,8 @@ typedef struct sim {
     simtime_t cycle;         /* flit model: router.cycle (0 in the packet model) */
     simtime_t drain_max;     /* time.drain: end = stop + drain_max, cut short when the window's packets are all in */
     uint64_t drain_target;   /* from stop on: packets generated in the window (0 before, or with no drain) */
+    int drain_met;           /* time.ties = canonical: the window's packets are all in; the run ends with its lookahead window */
+    simtime_t win_limit;     /* time.ties = canonical, in the drain: the end of the current lookahead window (src/sim/loop.c) */
     evq_t evq;
     uint64_t seed;
     struct cfg *cfg;
@@ -230,11 +232,16 @@ static inline simtime_t ser_time(const sim_t *s, uint32_t bytes)
 
 /* A packet generated at time gen leaves the statistics' sample (delivered,
  * or dropped by a full source queue): in the drain, once all the window's
- * packets have, the run ends. */
+ * packets have, the run ends: at once, or, in the canonical order, with the
+ * lookahead window of a partitioned run (src/sim/loop.c), where the parts
+ * learn the whole network's count. */
 static inline int in_measure(const sim_t *s, simtime_t gen) { return gen >= s->warmup && gen < s->stop; }
 static inline void drain_check(sim_t *s)
 {
-    if (s->drain_target && s->st.w_lat_pkts + s->st.w_src_drops >= s->drain_target && s->end > s->now) s->end = s->now;
+    if (s->drain_target && s->st.w_lat_pkts + s->st.w_src_drops >= s->drain_target && s->end > s->now) {
+        if (s->canon_ties) s->drain_met = 1;
+        else s->end = s->now;
+    }
 }
 
 /* Mark a device for service at the current time (coalesced). */

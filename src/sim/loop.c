@@ -57,8 +57,35 @@ static void window_end(sim_t *s)
     transport_sync(s, s->now);   /* stalled nodes take (or drop) the window's messages now, as if woken */
     nic_count_generated(s);
     s->drain_target = s->st.w_gen_pkts;
-    if (!s->drain_target) s->end = s->now;
-    drain_check(s);
+    if (s->parts) return;   /* the partitioned loop counts the whole network's (src/sim/parts.c) */
+    if (s->st.w_lat_pkts + s->st.w_src_drops >= s->drain_target)   /* all in already: the instant ends the run */
+        s->end = s->canon_ties ? s->now + 1 : s->now;
+}
+
+/* ---- the drain in the canonical order ----
+ * A partitioned run learns the whole network's count of the window's packets
+ * only between windows, so in the canonical order every run ends the drain
+ * with the lookahead window in which that count is reached: the window that
+ * starts at an instant with events of the network (not only samples or the
+ * window's end) and lasts link.delay, cut short by the next sample, the
+ * window's end or the run's end, as src/sim/parts.c forms them. */
+static simtime_t window_limit(const sim_t *s, simtime_t t)
+{
+    simtime_t lim = t + s->link_delay;
+    if (s->st.interval) {   /* the next sample */
+        simtime_t k = (t / s->st.interval + 1) * s->st.interval;
+        if (k < lim) lim = k;
+    }
+    if (s->stop > t && s->stop < lim) lim = s->stop;   /* the window's end (EV_STOP) */
+    return lim < s->end ? lim : s->end;
+}
+
+static void drain_ends(sim_t *s)
+{
+    s->drain_met = 0;
+    if (s->parts) return;   /* the partitioned loop ends it between windows */
+    simtime_t lim = s->win_limit > s->now ? s->win_limit : s->now + 1;   /* no window open: the instant */
+    if (lim < s->end) s->end = lim;
 }
 
 static void dispatch(sim_t *s, const event_t *e)
@@ -326,14 +353,19 @@ int sim_run_until(sim_t *s, simtime_t limit)
     for (;;) {
         simtime_t t = evq_top_time(&s->evq);
         if (s->npend && t > s->now) { run_services(s); continue; }
+        if (__builtin_expect(s->drain_met, 0)) drain_ends(s);
         if (s->check_every && !s->npend && periodic_check(s)) return EXIT_INTERNAL;
         if (t >= limit || t >= s->end) return EXIT_OK;   /* a drain may end the run early */
         uint32_t n = 0;
         const event_t *ev = batch;
         /* A sample (the deadlock watchdog) closes its batch, so a run never
          * stops with events popped but not handled. */
-        if (__builtin_expect(s->canon_ties | s->shuffle_ties, 0)) ev = pop_instant(s, t, &n);
-        else {
+        if (__builtin_expect(s->canon_ties | s->shuffle_ties, 0)) {
+            ev = pop_instant(s, t, &n);
+            /* own events (samples, the window's end) come first: a later one is the network's */
+            unsigned last = ev_type(&ev[n - 1]);
+            if (s->drain_max && !s->parts && t >= s->win_limit && last != EV_SAMPLE && last != EV_STOP) s->win_limit = window_limit(s, t);
+        } else {
             do evq_pop(&s->evq, &batch[n++]);
             while (n < EV_BATCH && evq_top_time(&s->evq) == t && ev_type(&batch[n - 1]) != EV_SAMPLE);
         }

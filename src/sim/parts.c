@@ -14,6 +14,10 @@
  * between windows, which end at them; the canonical order handles a sample
  * first at its instant, so the sequential run sees the same state.
  *
+ * The drain (time.drain) ends at a barrier too: the parts' counts of the
+ * measurement window's packets are summed between windows, and in the
+ * canonical order a sequential run ends with the same window (src/sim/loop.c).
+ *
  * With time.ties = canonical (required) the result is the sequential run's,
  * byte for byte, for any N: tests/test_parts.c.
  *
@@ -55,7 +59,7 @@ uint32_t parts_owner(const sim_t *s, const struct parts *P, unsigned type, uint3
     case EV_CREDIT: return dev_part(s, P, s->port[a / s->nvc].dev);
     case EV_DELIVER: return P->part_of[s->nswitches + b];
     case EV_NIC_WAKE: return P->part_of[s->nswitches + a];
-    case EV_SAMPLE: return P->n;
+    case EV_SAMPLE: case EV_STOP: return P->n;
     default: die("time.parts: event type %u has no owner", type);
     }
 }
@@ -169,10 +173,11 @@ static int turns_loop(sim_t *s)
             simtime_t x = evq_top_time(&P->q[p]);
             if (x < t) t = x;
         }
-        if (g <= t) {   /* the run's own events (samples) first at their instant */
+        if (g <= t) {   /* the run's own events (samples, the window's end) first at their instant */
             if (g >= s->end) return EXIT_OK;
             int rc = sim_run_until(s, g + 1);
             if (rc != EXIT_OK) return rc;
+            if (parts_drain_due(s, g, 0)) parts_drain(s, s->st.w_lat_pkts + s->st.w_src_drops, g + 1);
             continue;
         }
         if (t >= s->end) return EXIT_OK;
@@ -187,6 +192,7 @@ static int turns_loop(sim_t *s)
         }
         parts_flush(P, P->q);
         P->windows++;
+        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, s->st.w_lat_pkts + s->st.w_src_drops, P->limit);
     }
 }
 
@@ -296,6 +302,14 @@ static void contexts_begin(sim_t *s, struct parts *P)
     P->msgs = s->msg_size > s->mtu || s->msg_long > s->mtu;
 }
 
+/* The window's packets in, over the parts' contexts (time.drain). */
+static uint64_t contexts_done(const sim_t *s, const struct parts *P)
+{
+    uint64_t done = s->st.w_lat_pkts + s->st.w_src_drops;
+    for (uint32_t p = 0; p < P->n; p++) done += P->ctx[p].st.w_lat_pkts + P->ctx[p].st.w_src_drops;
+    return done;
+}
+
 /* The parts' packets in flight and latest progress, for the run's context. */
 static void sum_live(sim_t *s, struct parts *P)
 {
@@ -353,6 +367,7 @@ static int threaded_loop(sim_t *s)
             sum_live(s, P);
             rc = sim_run_until(s, g + 1);
             if (rc != EXIT_OK) break;
+            if (parts_drain_due(s, g, 0)) parts_drain(s, contexts_done(s, P), g + 1);
             continue;
         }
         if (t >= s->end) break;
@@ -369,6 +384,7 @@ static int threaded_loop(sim_t *s)
         parts_flush(P, queues);
         for (uint32_t p = 0; p < P->n; p++) P->ctx[p].evq = queues[p];
         P->windows++;
+        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, contexts_done(s, P), P->limit);
     }
     P->stop = 1;
     pthread_barrier_wait(&P->start);

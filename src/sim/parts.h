@@ -53,6 +53,19 @@ void parts_enter(sim_t *s, struct parts *P, uint32_t p);
 void parts_leave(sim_t *s, struct parts *P, uint32_t p);
 /* Hand every outbox over to its part's queue (queues[to]). */
 void parts_flush(struct parts *P, evq_t *queues);
+/* The drain (time.drain), between windows: the window's packets in so far
+ * over the whole network (done) against the target, once the run has
+ * reached `at`. What a sequential run in the canonical order does (src/sim/loop.c). */
+static inline void parts_drain(sim_t *s, uint64_t done, simtime_t at)
+{
+    if (done >= s->drain_target && at < s->end) s->end = at;
+}
+/* Whether the step just run needs that check: the window's end (its own
+ * step at g), or a window after it. */
+static inline int parts_drain_due(const sim_t *s, simtime_t g, simtime_t limit)
+{
+    return s->drain_max && (g == s->stop || limit > s->stop);
+}
 /* The loop of a run over MPI ranks, its set-up for messages of several
  * packets (before the first packet), and its teardown. */
 int ranks_loop(sim_t *s);

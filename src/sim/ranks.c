@@ -223,6 +223,14 @@ static void gather_results(sim_t *s, struct parts *P)
     free(b.p);
 }
 
+/* The window's packets in, over every rank (time.drain). */
+static uint64_t ranks_done(const sim_t *s, const comm_t *c)
+{
+    uint64_t done = s->st.w_lat_pkts + s->st.w_src_drops;
+    c->allreduce(c, &done, 1, COMM_SUM);
+    return done;
+}
+
 int ranks_loop(sim_t *s)
 {
     struct parts *P = s->parts;
@@ -247,6 +255,7 @@ int ranks_loop(sim_t *s)
             s->pkt_live = own;
             if (c->rank) s->st.events = events;   /* every rank handles the sample; rank 0 counts it */
             if (rc != EXIT_OK) break;   /* a deadlock: every rank sees it at once */
+            if (parts_drain_due(s, g, 0)) parts_drain(s, ranks_done(s, c), g + 1);
             continue;
         }
         if (t >= s->end) break;
@@ -264,6 +273,7 @@ int ranks_loop(sim_t *s)
         exchange(s, P);
         parts_flush(P, P->q);
         P->windows++;
+        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, ranks_done(s, c), P->limit);
     }
     gather_results(s, P);
     uint64_t live;

@@ -263,7 +263,7 @@ static void parts_check(sim_t *s, cfg_t *c)
     const comm_t *comm = parts_comm();
     if (comm && n < (uint32_t)comm->size)
         cfg_fail(c, K_TIME_PARTS, "is %u, but the run has %d MPI ranks, which share the network's parts: set it to %d or more "
-                 "(with time.ties = canonical and time.drain = false)", n, comm->size, comm->size);
+                 "(with time.ties = canonical)", n, comm->size, comm->size);
     if (n < 2) {
         if (cfg_int(c, K_TIME_THREADS) > 1) cfg_fail(c, K_TIME_THREADS, "runs the parts of time.parts: set it to 2 or more");
         return;
@@ -274,7 +274,6 @@ static void parts_check(sim_t *s, cfg_t *c)
                     : s->tp ? "does not split the flow transport yet (cc.mode, multipath.scheme, nic.queues = flows)"
                     : s->wl ? "does not split a workload's ranks yet (workload.source)"
                     : s->pdes ? "is what views.pdes measures on the sequential run: run one or the other"
-                    : s->drain_max ? "ends with the window: set time.drain = false (the drain's end is known only after it)"
                     : s->check_every ? "cannot check invariants between windows yet (check.invariants)"
                     : !s->link_delay ? "needs a link delay: it is the lookahead, the window the parts run alone"
                     : n > s->nnodes ? "asks for more parts than end nodes" : NULL;

@@ -118,7 +118,7 @@ results() {   # dir: summary.csv without the time.parts column, every other CSV 
     done
     cut -d, -f2,3 "$1/perf.csv"   # events, packet-hops
 }
-common=(-q -s time.ties=canonical -s time.drain=false -s output.plots=no)
+common=(-q -s time.ties=canonical -s output.plots=no)   # and time.drain = false unless a case sets it
 cases=(
   "fat-tree D-mod-K HS10-1|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us traffic.scenario=hs10-1"
   "fat-tree adaptive HS25-1|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us routing.algorithm=ADAP-TH-1S-K traffic.scenario=hs25-1"
@@ -129,10 +129,14 @@ cases=(
   "torus Duato, messages of 1 and 5 packets|experiments/seed004/base.ini|time.warmup=2us time.measure=10us time.interval=2us routing.algorithm=duato switch.vcs=3 switch.buffer=480B load=0.6 traffic.long_fraction=0.5 traffic.long_size=200B"
   "torus Duato|experiments/seed004/base.ini|time.warmup=2us time.measure=10us time.interval=2us routing.algorithm=duato switch.vcs=3 switch.buffer=480B load=0.6"
   "torus bubble tornado|experiments/seed004/bubble-dor.ini|time.warmup=2us time.measure=10us time.interval=2us traffic.pattern=tornado load=1.0 link.delay=2ns"
+  "torus Duato, drained|experiments/seed004/base.ini|time.warmup=2us time.measure=10us time.interval=2us routing.algorithm=duato switch.vcs=3 switch.buffer=480B load=0.6 time.drain=true"
+  "fat-tree D-mod-K HS10-1, drain to its bound|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us traffic.scenario=hs10-1 time.drain=true"
+  "fat-tree load 0.001, all in at the window's end|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us traffic.scenario=none load=0.001 time.drain=true"
 )
 for c in "${cases[@]}"; do
     IFS='|' read -r name file sets <<<"$c"
     s=(); for kv in $sets; do s+=(-s "$kv"); done
+    [[ $sets == *time.drain=* ]] || s+=(-s time.drain=false)
     rm -rf "$work/seq"
     "$ref_bin" run "$file" "${common[@]}" "${s[@]}" -o "$work/seq" || { bad "$name: the sequential run failed"; continue; }
     for np_parts in "2 2" "3 7"; do
@@ -147,7 +151,7 @@ done
 # a deadlock (DOR on a torus, one VC, tornado at full load) found over ranks:
 # every rank stops at once, status 3, rank 0 writes the sequential run's results
 dl=(experiments/seed004/base.ini -s routing.algorithm=dor -s switch.vcs=1 -s load=1.0 -s traffic.pattern=tornado
-    -s time.warmup=2us -s time.measure=200us -s time.deadlock=5us -s link.delay=2ns)
+    -s time.warmup=2us -s time.measure=200us -s time.deadlock=5us -s link.delay=2ns -s time.drain=false)
 set +e
 "$ref_bin" run "${dl[@]}" "${common[@]}" -o "$work/dl-seq" >/dev/null 2>&1; rc_seq=$?
 out=$(timeout 300 mpirun --oversubscribe -np 2 "$bin" run "${dl[@]}" "${common[@]}" -s time.parts=3 -o "$work/dl-ranks" 2>&1); rc=$?
