@@ -111,6 +111,10 @@ void parts_setup(sim_t *s, uint32_t n, uint32_t threads)
     P->out = xcalloc((size_t)n * n, sizeof *P->out);
     P->window = s->link_delay;
     P->comm = parts_comm();
+    P->lo = P->n;
+    P->hi = 0;
+    for (uint32_t p = 0; p < n; p++)
+        if (part_mine(P, p)) { P->lo = p < P->lo ? p : P->lo; P->hi = p + 1; }
     s->hooks.push = push;
     /* what set-up scheduled goes to its owners' queues */
     evq_t all = s->evq;
@@ -198,11 +202,9 @@ static int turns_loop(sim_t *s)
 
 /* ---- time.threads ---- */
 
-typedef struct worker { struct parts *P; uint32_t k; } worker_t;
-
 static void run_parts(struct parts *P, uint32_t k)
 {
-    for (uint32_t p = k; p < P->n; p += P->threads) P->rc[p] = sim_run_until(&P->ctx[p], P->limit);
+    for (uint32_t p = P->lo + k; p < P->hi; p += P->threads) P->rc[p] = sim_run_until(&P->ctx[p], P->limit);
 }
 
 /* The main thread's own parts, timed: the rest of its loop is the waiting. */
@@ -231,13 +233,14 @@ static void share_pool(const sim_t *s, sim_t *c)
     c->pkt = s->pkt; c->ptime = s->ptime; c->parr = s->parr; c->proute = s->proute; c->pext = s->pext;
     c->npkt_cap = s->npkt_cap;
     c->msg_left = s->msg_left; c->msg_gen = s->msg_gen; c->nmsg_cap = s->nmsg_cap;
+    c->pmsg_key = s->pmsg_key; c->pmsg_npk = s->pmsg_npk; c->msg_key = s->msg_key; c->msg_npk = s->msg_npk;
 }
 
 /* Each part gets the free records it may take in one window; a large
  * surplus (a part that receives more than it sends) goes back to the run. */
 static void top_up(sim_t *s, struct parts *P)
 {
-    for (uint32_t p = 0; p < P->n; p++) {
+    for (uint32_t p = P->lo; p < P->hi; p++) {
         sim_t *c = &P->ctx[p];
         share_pool(s, c);   /* a context before it may have grown them */
         while (c->pkt_nfree < P->need[p]) {
@@ -302,16 +305,14 @@ static void contexts_begin(sim_t *s, struct parts *P)
     P->msgs = s->msg_size > s->mtu || s->msg_long > s->mtu;
 }
 
-/* The window's packets in, over the parts' contexts (time.drain). */
-static uint64_t contexts_done(const sim_t *s, const struct parts *P)
+uint64_t parts_threads_done(const sim_t *s, const struct parts *P)
 {
     uint64_t done = s->st.w_lat_pkts + s->st.w_src_drops;
     for (uint32_t p = 0; p < P->n; p++) done += P->ctx[p].st.w_lat_pkts + P->ctx[p].st.w_src_drops;
     return done;
 }
 
-/* The parts' packets in flight and latest progress, for the run's context. */
-static void sum_live(sim_t *s, struct parts *P)
+void parts_threads_live(sim_t *s, struct parts *P)
 {
     uint32_t live = P->base_live;
     for (uint32_t p = 0; p < P->n; p++) {
@@ -323,7 +324,7 @@ static void sum_live(sim_t *s, struct parts *P)
 
 static void contexts_end(sim_t *s, struct parts *P)
 {
-    sum_live(s, P);
+    parts_threads_live(s, P);
     for (uint32_t p = 0; p < P->n; p++) {
         sim_t *c = &P->ctx[p];
         P->q[p] = c->evq;
@@ -341,57 +342,85 @@ static void contexts_end(sim_t *s, struct parts *P)
     P->ctx = NULL;
 }
 
-static int threaded_loop(sim_t *s)
+void parts_threads_start(sim_t *s, struct parts *P)
 {
-    struct parts *P = s->parts;
     contexts_begin(s, P);
     pthread_barrier_init(&P->start, NULL, P->threads);
     pthread_barrier_init(&P->done, NULL, P->threads);
     P->stop = 0;
-    pthread_t *tid = xcalloc(P->threads, sizeof *tid);
-    worker_t *w = xcalloc(P->threads, sizeof *w);
+    P->tid = xcalloc(P->threads, sizeof *P->tid);
+    P->workers = xcalloc(P->threads, sizeof *P->workers);
     for (uint32_t k = 1; k < P->threads; k++) {
-        w[k] = (worker_t){ P, k };
-        if (pthread_create(&tid[k], NULL, worker_main, &w[k])) die("time.threads: cannot start thread %u", k);
+        P->workers[k] = (worker_t){ P, k };
+        if (pthread_create(&P->tid[k], NULL, worker_main, &P->workers[k])) die("time.threads: cannot start thread %u", k);
     }
-    evq_t *queues = xcalloc(P->n, sizeof *queues);
+    P->queues = xcalloc(P->n, sizeof *P->queues);
+}
+
+void parts_threads_stop(sim_t *s, struct parts *P)
+{
+    P->stop = 1;
+    pthread_barrier_wait(&P->start);
+    for (uint32_t k = 1; k < P->threads; k++) pthread_join(P->tid[k], NULL);
+    pthread_barrier_destroy(&P->start);
+    pthread_barrier_destroy(&P->done);
+    free(P->tid); free(P->workers); free(P->queues);
+    P->tid = NULL; P->workers = NULL; P->queues = NULL;
+    contexts_end(s, P);
+}
+
+simtime_t parts_threads_next(const struct parts *P)
+{
+    simtime_t t = SIMTIME_MAX;
+    for (uint32_t p = P->lo; p < P->hi; p++) {
+        simtime_t x = evq_top_time(&P->ctx[p].evq);
+        if (x < t) t = x;
+    }
+    return t;
+}
+
+int parts_threads_window(sim_t *s, struct parts *P)
+{
+    top_up(s, P);
+    pthread_barrier_wait(&P->start);
+    run_own_parts(P);
+    pthread_barrier_wait(&P->done);
+    int rc = EXIT_OK;
+    for (uint32_t p = P->lo; p < P->hi && rc == EXIT_OK; p++) rc = P->rc[p];
+    return rc;
+}
+
+void parts_threads_flush(struct parts *P)
+{
+    for (uint32_t p = 0; p < P->n; p++) P->queues[p] = P->ctx[p].evq;
+    parts_flush(P, P->queues);
+    for (uint32_t p = 0; p < P->n; p++) P->ctx[p].evq = P->queues[p];
+}
+
+static int threaded_loop(sim_t *s)
+{
+    struct parts *P = s->parts;
+    parts_threads_start(s, P);
     int rc = EXIT_OK;
     for (;;) {
-        simtime_t t = SIMTIME_MAX, g = evq_top_time(&s->evq);
-        for (uint32_t p = 0; p < P->n; p++) {
-            simtime_t x = evq_top_time(&P->ctx[p].evq);
-            if (x < t) t = x;
-        }
+        simtime_t t = parts_threads_next(P), g = evq_top_time(&s->evq);
         if (g <= t) {   /* the samples first at their instant, on the run's context */
             if (g >= s->end) break;
-            sum_live(s, P);
+            parts_threads_live(s, P);
             rc = sim_run_until(s, g + 1);
             if (rc != EXIT_OK) break;
-            if (parts_drain_due(s, g, 0)) parts_drain(s, contexts_done(s, P), g + 1);
+            if (parts_drain_due(s, g, 0)) parts_drain(s, parts_threads_done(s, P), g + 1);
             continue;
         }
         if (t >= s->end) break;
         P->limit = t + P->window;
         if (P->limit > g) P->limit = g;
         if (P->limit > s->end) P->limit = s->end;
-        top_up(s, P);
-        pthread_barrier_wait(&P->start);
-        run_own_parts(P);
-        pthread_barrier_wait(&P->done);
-        for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) rc = P->rc[p];
-        if (rc != EXIT_OK) break;
-        for (uint32_t p = 0; p < P->n; p++) queues[p] = P->ctx[p].evq;
-        parts_flush(P, queues);
-        for (uint32_t p = 0; p < P->n; p++) P->ctx[p].evq = queues[p];
+        if ((rc = parts_threads_window(s, P)) != EXIT_OK) break;
+        parts_threads_flush(P);
         P->windows++;
-        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, contexts_done(s, P), P->limit);
+        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, parts_threads_done(s, P), P->limit);
     }
-    P->stop = 1;
-    pthread_barrier_wait(&P->start);
-    for (uint32_t k = 1; k < P->threads; k++) pthread_join(tid[k], NULL);
-    pthread_barrier_destroy(&P->start);
-    pthread_barrier_destroy(&P->done);
-    free(tid); free(w); free(queues);
-    contexts_end(s, P);
+    parts_threads_stop(s, P);
     return rc;
 }

@@ -8,9 +8,12 @@
 #include <pthread.h>
 
 typedef struct outbox { event_t *e; uint32_t n, cap; } outbox_t;
+struct parts;
+typedef struct worker { struct parts *P; uint32_t k; } worker_t;
 
 struct parts {
     uint32_t n;               /* parts */
+    uint32_t lo, hi;          /* this process's parts: [lo, hi) (all of them but over MPI ranks) */
     uint32_t cur;             /* the part whose queue is in s->evq; n: the run's own (samples) */
     uint32_t *part_of;        /* [switch], then [nswitches + node] */
     evq_t *q;                 /* [n + 1]: each part's queue, then the run's own while a part runs */
@@ -27,6 +30,9 @@ struct parts {
     int msgs;                 /* messages of several packets: their records are per part too */
     pthread_barrier_t start, done;
     int stop;
+    pthread_t *tid;           /* [threads]: the workers (0: the main thread) */
+    worker_t *workers;
+    evq_t *queues;            /* [n]: scratch for handing events over */
     /* MPI ranks (ranks.c): this process runs the parts of its rank */
     const comm_t *comm;       /* NULL: one process */
     bytebuf_t *send;          /* [rank]: the window's events for each rank */
@@ -66,6 +72,19 @@ static inline int parts_drain_due(const sim_t *s, simtime_t g, simtime_t limit)
 {
     return s->drain_max && (g == s->stop || limit > s->stop);
 }
+/* time.threads (parts.c), for this process's parts: contexts and workers
+ * started and stopped (the contexts' statistics and records folded back into
+ * the run's); the earliest event of the parts; one window [.., P->limit) on
+ * the threads (returns the worst status); the outboxes handed over to the
+ * parts' queues; the packets in flight and latest progress summed into the
+ * run's context; the measurement window's packets in (time.drain). */
+void parts_threads_start(sim_t *s, struct parts *P);
+void parts_threads_stop(sim_t *s, struct parts *P);
+simtime_t parts_threads_next(const struct parts *P);
+int parts_threads_window(sim_t *s, struct parts *P);
+void parts_threads_flush(struct parts *P);
+void parts_threads_live(sim_t *s, struct parts *P);
+uint64_t parts_threads_done(const sim_t *s, const struct parts *P);
 /* The loop of a run over MPI ranks, its set-up for messages of several
  * packets (before the first packet), and its teardown. */
 int ranks_loop(sim_t *s);

@@ -165,7 +165,7 @@ static void exchange(sim_t *s, struct parts *P)
         if (w.type == EV_ARRIVE) w.b = take_packet(s, &cur);
         uint32_t p = parts_owner(s, P, w.type, w.a, w.b);
         if (p >= P->n || !part_mine(P, p)) die("time.parts over MPI ranks: rank %d received an event for part %u", c->rank, p);
-        evq_push(&P->q[p], w.t, w.type, w.a, w.b);
+        evq_push(P->ctx ? &P->ctx[p].evq : &P->q[p], w.t, w.type, w.a, w.b);
     }
     for (int k = 0; k < c->size; k++) P->send[k].n = 0;
     free(in);
@@ -224,10 +224,10 @@ static void gather_results(sim_t *s, struct parts *P)
 }
 
 /* The window's packets in, over every rank (time.drain). */
-static uint64_t ranks_done(const sim_t *s, const comm_t *c)
+static uint64_t ranks_done(const sim_t *s, const struct parts *P)
 {
-    uint64_t done = s->st.w_lat_pkts + s->st.w_src_drops;
-    c->allreduce(c, &done, 1, COMM_SUM);
+    uint64_t done = P->ctx ? parts_threads_done(s, P) : s->st.w_lat_pkts + s->st.w_src_drops;
+    P->comm->allreduce(P->comm, &done, 1, COMM_SUM);
     return done;
 }
 
@@ -236,11 +236,14 @@ int ranks_loop(sim_t *s)
     struct parts *P = s->parts;
     const comm_t *c = P->comm;
     int rc = EXIT_OK;
+    if (P->threads > 1) parts_threads_start(s, P);
     for (;;) {
         /* the earliest event of all ranks, and the worst status (the minimum of its complement) */
         uint64_t v[2] = { SIMTIME_MAX, ~(uint64_t)(unsigned)rc };
-        for (uint32_t p = 0; p < P->n; p++)
-            if (part_mine(P, p) && evq_top_time(&P->q[p]) < v[0]) v[0] = evq_top_time(&P->q[p]);
+        if (P->ctx) v[0] = parts_threads_next(P);
+        else
+            for (uint32_t p = P->lo; p < P->hi; p++)
+                if (evq_top_time(&P->q[p]) < v[0]) v[0] = evq_top_time(&P->q[p]);
         c->allreduce(c, v, 2, COMM_MIN);
         rc = (int)(unsigned)~v[1];
         if (rc != EXIT_OK) break;
@@ -248,6 +251,7 @@ int ranks_loop(sim_t *s)
         if (g <= t) {   /* the samples first at their instant, with the counts of the whole network */
             if (g >= s->end) break;
             uint64_t live, events = s->st.events;
+            if (P->ctx) parts_threads_live(s, P);
             uint32_t own = s->pkt_live;
             global_counts(s, c, &live);
             s->pkt_live = (uint32_t)live;
@@ -255,26 +259,30 @@ int ranks_loop(sim_t *s)
             s->pkt_live = own;
             if (c->rank) s->st.events = events;   /* every rank handles the sample; rank 0 counts it */
             if (rc != EXIT_OK) break;   /* a deadlock: every rank sees it at once */
-            if (parts_drain_due(s, g, 0)) parts_drain(s, ranks_done(s, c), g + 1);
+            if (parts_drain_due(s, g, 0)) parts_drain(s, ranks_done(s, P), g + 1);
             continue;
         }
         if (t >= s->end) break;
         P->limit = t + P->window;
         if (P->limit > g) P->limit = g;
         if (P->limit > s->end) P->limit = s->end;
-        double t0 = wall_clock();
-        for (uint32_t p = 0; p < P->n && rc == EXIT_OK; p++) {
-            if (!part_mine(P, p)) continue;
-            parts_enter(s, P, p);
-            rc = sim_run_until(s, P->limit);
-            parts_leave(s, P, p);
+        if (P->ctx) rc = parts_threads_window(s, P);   /* the main thread's own parts timed inside */
+        else {
+            double t0 = wall_clock();
+            for (uint32_t p = P->lo; p < P->hi && rc == EXIT_OK; p++) {
+                parts_enter(s, P, p);
+                rc = sim_run_until(s, P->limit);
+                parts_leave(s, P, p);
+            }
+            P->busy += wall_clock() - t0;
         }
-        P->busy += wall_clock() - t0;
         exchange(s, P);
-        parts_flush(P, P->q);
+        if (P->ctx) parts_threads_flush(P);
+        else parts_flush(P, P->q);
         P->windows++;
-        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, ranks_done(s, c), P->limit);
+        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, ranks_done(s, P), P->limit);
     }
+    if (P->ctx) parts_threads_stop(s, P);
     gather_results(s, P);
     uint64_t live;
     global_counts(s, c, &live);   /* the end's checks, on every rank alike */

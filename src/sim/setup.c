@@ -282,7 +282,9 @@ static void parts_check(sim_t *s, cfg_t *c)
     if (threads > n) cfg_fail(c, K_TIME_THREADS, "%u threads for %u parts (time.parts): a thread runs whole parts", threads, n);
     if (threads > 1 && getenv("ICNSIM_FTADAPT_LOG"))
         cfg_fail(c, K_TIME_THREADS, "the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches: run it on one thread");
-    if (comm && threads > 1) cfg_fail(c, K_TIME_THREADS, "under mpirun each rank runs its parts on one thread so far");
+    if (comm && threads > n / (uint32_t)comm->size)
+        cfg_fail(c, K_TIME_THREADS, "%u threads, but each of the %d MPI ranks runs %u or more of the %u parts: a thread runs whole parts",
+                 threads, comm->size, n / (uint32_t)comm->size, n);
     if (comm && getenv("ICNSIM_FTADAPT_LOG"))
         cfg_fail(c, K_TIME_PARTS, "over MPI ranks: the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches");
     parts_setup(s, n, threads);

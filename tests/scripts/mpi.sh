@@ -110,9 +110,9 @@ else bad "mpirun on a directory of another sweep: status $rc: $out"; fi
 # 5. one run over the ranks (time.parts dealt to them): the results of the
 # canonical sequential run, byte for byte, for the cases of tests/test_parts.c
 # (fat-tree D-mod-K and adaptive, vFtree-SD with VOQs, torus Duato and bubble)
-results() {   # dir: summary.csv without the time.parts column, every other CSV (the views'), perf.csv's counts
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time.parts") c = i }
-             { for (i = 1; i <= NF; i++) if (i != c) printf "%s,", $i; print "" }' "$1/summary.csv"
+results() {   # dir: summary.csv without the time.parts and time.threads columns, every other CSV (the views'), perf.csv's counts
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time.parts" || $i == "time.threads") c[i] = 1 }
+             { for (i = 1; i <= NF; i++) if (!(i in c)) printf "%s,", $i; print "" }' "$1/summary.csv"
     for f in $(cd "$1" && ls ./*.csv | LC_ALL=C sort); do
         case $f in ./summary.csv|./perf.csv) ;; *) echo "== $f"; cat "$1/$f" ;; esac
     done
@@ -139,13 +139,15 @@ for c in "${cases[@]}"; do
     [[ $sets == *time.drain=* ]] || s+=(-s time.drain=false)
     rm -rf "$work/seq"
     "$ref_bin" run "$file" "${common[@]}" "${s[@]}" -o "$work/seq" || { bad "$name: the sequential run failed"; continue; }
-    for np_parts in "2 2" "3 7"; do
-        read -r np parts <<<"$np_parts"
+    for np_parts in "2 2 1" "3 7 1" "2 5 2"; do   # ranks, parts, threads per rank
+        read -r np parts threads <<<"$np_parts"
         rm -rf "$work/ranks"
-        if ! out=$(mpirun --oversubscribe -np "$np" "$bin" run "$file" "${common[@]}" "${s[@]}" -s time.parts="$parts" -o "$work/ranks" 2>&1); then
-            bad "$name, $np ranks, $parts parts: failed: $out"
-        elif cmp -s <(results "$work/seq") <(results "$work/ranks"); then ok "$name: $np ranks, $parts parts: the sequential run's results"
-        else bad "$name, $np ranks, $parts parts: results differ from the sequential run's"; fi
+        how="$np ranks, $parts parts, $threads thread(s) per rank"
+        if ! out=$(mpirun --oversubscribe -np "$np" "$bin" run "$file" "${common[@]}" "${s[@]}" -s time.parts="$parts" \
+                   -s time.threads="$threads" -o "$work/ranks" 2>&1); then
+            bad "$name, $how: failed: $out"
+        elif cmp -s <(results "$work/seq") <(results "$work/ranks"); then ok "$name: $how: the sequential run's results"
+        else bad "$name, $how: results differ from the sequential run's"; fi
     done
 done
 # a deadlock (DOR on a torus, one VC, tornado at full load) found over ranks:
@@ -166,5 +168,12 @@ set -e
 if [ "$rc" -eq 2 ] && grep -q "time.parts.*3 MPI ranks" <<<"$out" && [ ! -e "$work/few" ]; then
     ok "3 ranks, 2 parts: status 2, time.parts named, nothing written"
 else bad "3 ranks, 2 parts: status $rc: $out"; fi
+# more threads per rank than the parts a rank runs: status 2, time.threads named
+set +e
+out=$(mpirun --oversubscribe -np 2 "$bin" run "${common[@]}" -s time.parts=3 -s time.threads=2 -o "$work/thr" 2>&1); rc=$?
+set -e
+if [ "$rc" -eq 2 ] && grep -q "time.threads.*a thread runs whole parts" <<<"$out" && [ ! -e "$work/thr" ]; then
+    ok "2 ranks, 3 parts, 2 threads each: status 2, time.threads named, nothing written"
+else bad "2 ranks, 3 parts, 2 threads each: status $rc: $out"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
