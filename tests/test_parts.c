@@ -99,6 +99,35 @@ TEST(parts_records_last_a_window)
 }
 
 /* What the partitioned loop cannot split yet: a clear error, exit 2. */
+/* check.invariants in a partitioned run: the whole network's invariants
+ * between windows, over every part's queue and the parts' counts; they hold
+ * in a clean run, change nothing, and catch a planted credit (parts taking
+ * turns, and on threads). */
+TEST(parts_check_invariants_between_windows)
+{
+    static const char *ini = "include = experiments/seed002/base-432.ini\n";
+    const char *sets[] = { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "routing.algorithm=ADAP-TH-1S-K",
+                           "traffic.scenario=hs25-1", "time.ties=canonical", "time.drain=false", "time.parts=3", NULL, NULL, NULL, NULL };
+    static const char *const threads[] = { "time.threads=1", "time.threads=2" };
+    for (int k = 0; k < 2; k++) {
+        sets[9] = threads[k];
+        unsigned long plain = cli_counts_digest("experiments/seed002/base-432.ini", sets, NULL);
+        sets[10] = "check.invariants=yes";
+        sets[11] = "check.every=100";
+        unsigned long checked = cli_counts_digest("experiments/seed002/base-432.ini", sets, NULL);
+        CHECK(plain && checked == plain, "%s: with the checks the run failed or its results changed", threads[k]);
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, sets);
+        CHECK(sim_run(&s) == EXIT_OK, "%s: a clean run failed its invariant checks", threads[k]);
+        s.credits[s.nic[0].port * s.nvc] += 1;   /* one byte of credit out of nowhere */
+        CHECK(sim_drain(&s, 20000000) == EXIT_INTERNAL, "%s: a broken credit counter was not caught", threads[k]);
+        sim_free(&s);
+        cfg_free(&c);
+        sets[10] = sets[11] = NULL;
+    }
+}
+
 TEST(parts_refuse_what_they_cannot_split)
 {
     static const struct { const char *sets, *needle; } bad[] = {

@@ -145,6 +145,11 @@ static int check_vc_feeds(const sim_t *s)
 
 int sim_check_invariants(sim_t *s, int drained)
 {
+    return sim_check_invariants_of(s, drained, &s->evq, 1, s->pkt_live, &s->st);
+}
+
+int sim_check_invariants_of(sim_t *s, int drained, const evq_t *queues, uint32_t nq, uint32_t live, const stats_t *st)
+{
     if (s->flit_mode) return flit_check_invariants(s, drained);
     int bad = 0;
     uint32_t nb = s->nports * s->nvc;
@@ -193,23 +198,23 @@ int sim_check_invariants(sim_t *s, int drained)
             }
         }
     struct owed o = { s, expect, 0 };
-    evq_foreach(&s->evq, owed_by_event, &o);
+    for (uint32_t k = 0; k < nq; k++) evq_foreach(&queues[k], owed_by_event, &o);
     in_links = o.in_links;
-    if (in_buffers + in_links != s->pkt_live) {
-        fprintf(stderr, "invariant: %u live packets but %llu in buffers + %llu on links\n", s->pkt_live,
+    if (in_buffers + in_links != live) {
+        fprintf(stderr, "invariant: %u live packets but %llu in buffers + %llu on links\n", live,
                 (unsigned long long)in_buffers, (unsigned long long)in_links);
         bad = 1;
     }
     uint64_t cinj = s->tp ? s->tp->ctrl_inj : 0, cdel = s->tp ? s->tp->ctrl_del : 0;   /* control packets */
-    if (s->st.inj_pkts + cinj != s->st.del_pkts + cdel + s->pkt_live) {
+    if (st->inj_pkts + cinj != st->del_pkts + cdel + live) {
         fprintf(stderr, "invariant: injected %llu + %llu control != delivered %llu + %llu control + in network %u\n",
-                (unsigned long long)s->st.inj_pkts, (unsigned long long)cinj, (unsigned long long)s->st.del_pkts,
-                (unsigned long long)cdel, s->pkt_live);
+                (unsigned long long)st->inj_pkts, (unsigned long long)cinj, (unsigned long long)st->del_pkts,
+                (unsigned long long)cdel, live);
         bad = 1;
     }
-    if (s->st.gen_pkts && s->st.gen_pkts < s->st.inj_pkts) {
+    if (st->gen_pkts && st->gen_pkts < st->inj_pkts) {
         fprintf(stderr, "invariant: generated %llu < injected %llu\n",
-                (unsigned long long)s->st.gen_pkts, (unsigned long long)s->st.inj_pkts);
+                (unsigned long long)st->gen_pkts, (unsigned long long)st->inj_pkts);
         bad = 1;
     }
     for (uint32_t b = 0; b < nb; b++) {

@@ -38,6 +38,7 @@
 #include "../net/link.h"
 #include "../net/partition.h"
 #include "../stats/stats.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,9 @@ void parts_setup(sim_t *s, uint32_t n, uint32_t threads)
     P->out = xcalloc((size_t)n * n, sizeof *P->out);
     P->window = s->link_delay;
     P->comm = parts_comm();
+    P->check_every = s->check_every;   /* between windows only: a part's window sees only its own part */
+    P->next_check = s->next_check;
+    s->check_every = 0;
     P->lo = P->n;
     P->hi = 0;
     for (uint32_t p = 0; p < n; p++)
@@ -152,6 +156,37 @@ void parts_flush(struct parts *P, evq_t *queues)
         }
 }
 
+/* check.invariants, between windows and after the samples (so a quiet
+ * network is checked too), at time `at`: the whole network's invariants
+ * over every part's queue, with the parts' counts (from their contexts on
+ * threads). */
+static int barrier_check(sim_t *s, struct parts *P, simtime_t at)
+{
+    uint64_t events = s->st.events;
+    stats_t sum = s->st;   /* the counts the check reads, summed over the contexts */
+    if (P->ctx) {
+        parts_threads_live(s, P);
+        for (uint32_t p = 0; p < P->n; p++) {
+            const stats_t *c = &P->ctx[p].st;
+            events += c->events;
+            sum.inj_pkts += c->inj_pkts;
+            sum.del_pkts += c->del_pkts;
+            sum.gen_pkts += c->gen_pkts;
+        }
+    }
+    if (events < P->next_check) return 0;
+    P->next_check = events + P->check_every;
+    evq_t *qs = xmalloc(((size_t)P->n + 1) * sizeof *qs);
+    for (uint32_t p = 0; p < P->n; p++) qs[p] = P->ctx ? P->ctx[p].evq : P->q[p];
+    qs[P->n] = s->evq;
+    int bad = sim_check_invariants_of(s, 0, qs, P->n + 1, s->pkt_live, &sum);
+    free(qs);
+    if (!bad) return 0;
+    fprintf(stderr, "icnsim: internal error: an invariant broke (above) at t = %.6f us, between windows, after %llu events\n",
+            at / 1e6, (unsigned long long)events);
+    return 1;
+}
+
 static int threaded_loop(sim_t *s);
 
 static int turns_loop(sim_t *s);
@@ -182,6 +217,7 @@ static int turns_loop(sim_t *s)
             int rc = sim_run_until(s, g + 1);
             if (rc != EXIT_OK) return rc;
             if (parts_drain_due(s, g, 0)) parts_drain(s, s->st.w_lat_pkts + s->st.w_src_drops, g + 1);
+            if (P->check_every && barrier_check(s, P, g)) return EXIT_INTERNAL;
             continue;
         }
         if (t >= s->end) return EXIT_OK;
@@ -197,6 +233,7 @@ static int turns_loop(sim_t *s)
         parts_flush(P, P->q);
         P->windows++;
         if (parts_drain_due(s, 0, P->limit)) parts_drain(s, s->st.w_lat_pkts + s->st.w_src_drops, P->limit);
+        if (P->check_every && barrier_check(s, P, P->limit)) return EXIT_INTERNAL;
     }
 }
 
@@ -410,6 +447,7 @@ static int threaded_loop(sim_t *s)
             rc = sim_run_until(s, g + 1);
             if (rc != EXIT_OK) break;
             if (parts_drain_due(s, g, 0)) parts_drain(s, parts_threads_done(s, P), g + 1);
+            if (P->check_every && barrier_check(s, P, g)) { rc = EXIT_INTERNAL; break; }
             continue;
         }
         if (t >= s->end) break;
@@ -420,6 +458,7 @@ static int threaded_loop(sim_t *s)
         parts_threads_flush(P);
         P->windows++;
         if (parts_drain_due(s, 0, P->limit)) parts_drain(s, parts_threads_done(s, P), P->limit);
+        if (P->check_every && barrier_check(s, P, P->limit)) { rc = EXIT_INTERNAL; break; }
     }
     parts_threads_stop(s, P);
     return rc;

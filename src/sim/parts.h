@@ -20,6 +20,7 @@ struct parts {
     outbox_t *out;            /* [from * n + to]: events from one part to another in this window */
     simtime_t window, limit;  /* the lookahead; the current window's end */
     uint64_t windows;
+    uint64_t check_every, next_check;   /* check.invariants: between windows, every so many events of all parts */
     double busy;              /* threads, ranks: seconds this thread or rank ran its own parts */
     /* time.threads */
     uint32_t threads;

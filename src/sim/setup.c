@@ -274,7 +274,6 @@ static void parts_check(sim_t *s, cfg_t *c)
                     : s->tp ? "does not split the flow transport yet (cc.mode, multipath.scheme, nic.queues = flows)"
                     : s->wl ? "does not split a workload's ranks yet (workload.source)"
                     : s->pdes ? "is what views.pdes measures on the sequential run: run one or the other"
-                    : s->check_every ? "cannot check invariants between windows yet (check.invariants)"
                     : !s->link_delay ? "needs a link delay: it is the lookahead, the window the parts run alone"
                     : n > s->nnodes ? "asks for more parts than end nodes" : NULL;
     if (why) cfg_fail(c, K_TIME_PARTS, "%s", why);
@@ -282,6 +281,8 @@ static void parts_check(sim_t *s, cfg_t *c)
     if (threads > n) cfg_fail(c, K_TIME_THREADS, "%u threads for %u parts (time.parts): a thread runs whole parts", threads, n);
     if (threads > 1 && getenv("ICNSIM_FTADAPT_LOG"))
         cfg_fail(c, K_TIME_THREADS, "the fat-tree routings' decision log (ICNSIM_FTADAPT_LOG) is one table for all switches: run it on one thread");
+    if (comm && s->check_every)
+        cfg_fail(c, K_CHECK_INVARIANTS, "reads the whole network, and over MPI ranks each rank holds only its own parts: check a partitioned run on threads");
     if (comm && threads > n / (uint32_t)comm->size)
         cfg_fail(c, K_TIME_THREADS, "%u threads, but each of the %d MPI ranks runs %u or more of the %u parts: a thread runs whole parts",
                  threads, comm->size, n / (uint32_t)comm->size, n);

@@ -22,5 +22,8 @@ void sim_use_comm(const struct comm *c);
 
 /* Invariant check: returns 0 if all hold, else prints what broke and returns -1. */
 int sim_check_invariants(sim_t *s, int drained);
+/* The same with the pending events of nq queues, the packets in flight and
+ * the counts given (a partitioned run's, between windows: src/sim/parts.c). */
+int sim_check_invariants_of(sim_t *s, int drained, const evq_t *queues, uint32_t nq, uint32_t live, const stats_t *st);
 
 #endif

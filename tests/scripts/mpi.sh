@@ -168,6 +168,13 @@ set -e
 if [ "$rc" -eq 2 ] && grep -q "time.parts.*3 MPI ranks" <<<"$out" && [ ! -e "$work/few" ]; then
     ok "3 ranks, 2 parts: status 2, time.parts named, nothing written"
 else bad "3 ranks, 2 parts: status $rc: $out"; fi
+# the invariant checks read the whole network: refused over ranks, status 2
+set +e
+out=$(mpirun --oversubscribe -np 2 "$bin" run "${common[@]}" -s time.parts=2 -s check.invariants=yes -o "$work/chk" 2>&1); rc=$?
+set -e
+if [ "$rc" -eq 2 ] && grep -q "check.invariants" <<<"$out" && [ ! -e "$work/chk" ]; then
+    ok "check.invariants over 2 ranks: status 2, the key named, nothing written"
+else bad "check.invariants over 2 ranks: status $rc: $out"; fi
 # more threads per rank than the parts a rank runs: status 2, time.threads named
 set +e
 out=$(mpirun --oversubscribe -np 2 "$bin" run "${common[@]}" -s time.parts=3 -s time.threads=2 -o "$work/thr" 2>&1); rc=$?
