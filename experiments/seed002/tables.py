@@ -32,7 +32,9 @@ fattree-sd block of docs/FATTREE.md (the cells of sd-11664.csv it quotes).
 Each value is the normalized throughput of a 200 us window that opens when the
 paper's 1 ms warm-up ends ("we capture each value after a 1ms warm-up"):
 over the 257 runs of the 432-node tables, it differs from the 1-2 ms mean by
-0.35 points on average, at 60 % of the cost (--measure changes it).
+0.35 points on average, at 60 % of the cost (--measure changes it). The run
+ends with the window (time.drain = false): the drain after it serves latency
+only and changes no throughput figure.
 --quick shortens the warm-up to 0.3 ms for a smoke test. --bin runs another
 binary (a frozen copy, so that rebuilding does not change a long run)."""
 import argparse, csv, glob, os, subprocess, sys, time
