@@ -364,6 +364,7 @@ static void contexts_end(sim_t *s, struct parts *P)
     parts_threads_live(s, P);
     for (uint32_t p = 0; p < P->n; p++) {
         sim_t *c = &P->ctx[p];
+        share_pool(s, c);   /* over MPI ranks the last exchange may have grown the pools */
         P->q[p] = c->evq;
         stats_add(&s->st, &c->st);
         while (c->pkt_free != ICN_NIL) {   /* the part's free records back to the run (counts unchanged) */

@@ -150,6 +150,16 @@ for c in "${cases[@]}"; do
         else bad "$name, $how: results differ from the sequential run's"; fi
     done
 done
+# the packet pool grows in the exchange after the last window (found by review:
+# a use-after-free when the threads' contexts were folded back with old pointers)
+grow=(experiments/seed002/base-432.ini -s topology.k=4 -s time.warmup=10us -s time.measure=34.2us -s load=1.0
+      -s link.delay=700ns -s traffic.message_size=16KB -s time.drain=false)
+rm -rf "$work/grow-seq" "$work/grow"
+"$ref_bin" run "${grow[@]}" "${common[@]}" -o "$work/grow-seq" >/dev/null
+if out=$(mpirun --oversubscribe -np 2 "$bin" run "${grow[@]}" "${common[@]}" -s time.parts=6 -s time.threads=3 -o "$work/grow" 2>&1) \
+   && cmp -s <(results "$work/grow-seq") <(results "$work/grow"); then
+    ok "pools grown by the last exchange, 2 ranks x 6 parts x 3 threads: the sequential run's results"
+else bad "pools grown by the last exchange, 2 ranks x 6 parts x 3 threads: $out"; fi
 # a deadlock (DOR on a torus, one VC, tornado at full load) found over ranks:
 # every rank stops at once, status 3, rank 0 writes the sequential run's results
 dl=(experiments/seed004/base.ini -s routing.algorithm=dor -s switch.vcs=1 -s load=1.0 -s traffic.pattern=tornado
