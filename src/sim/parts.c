@@ -216,7 +216,7 @@ static int turns_loop(sim_t *s)
             if (g >= s->end) return EXIT_OK;
             int rc = sim_run_until(s, g + 1);
             if (rc != EXIT_OK) return rc;
-            if (parts_drain_due(s, g, 0)) parts_drain(s, s->st.w_lat_pkts + s->st.w_src_drops, g + 1);
+            if (parts_drain_at_stop(s, g)) parts_drain(s, parts_done_here(s, P), g + 1);
             if (P->check_every && barrier_check(s, P, g)) return EXIT_INTERNAL;
             continue;
         }
@@ -232,7 +232,7 @@ static int turns_loop(sim_t *s)
         }
         parts_flush(P, P->q);
         P->windows++;
-        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, s->st.w_lat_pkts + s->st.w_src_drops, P->limit);
+        if (parts_drain_in_window(s, P->limit)) parts_drain(s, parts_done_here(s, P), P->limit);
         if (P->check_every && barrier_check(s, P, P->limit)) return EXIT_INTERNAL;
     }
 }
@@ -342,9 +342,10 @@ static void contexts_begin(sim_t *s, struct parts *P)
     P->msgs = s->msg_size > s->mtu || s->msg_long > s->mtu;
 }
 
-uint64_t parts_threads_done(const sim_t *s, const struct parts *P)
+uint64_t parts_done_here(const sim_t *s, const struct parts *P)
 {
     uint64_t done = s->st.w_lat_pkts + s->st.w_src_drops;
+    if (!P->ctx) return done;
     for (uint32_t p = 0; p < P->n; p++) done += P->ctx[p].st.w_lat_pkts + P->ctx[p].st.w_src_drops;
     return done;
 }
@@ -447,7 +448,7 @@ static int threaded_loop(sim_t *s)
             parts_threads_live(s, P);
             rc = sim_run_until(s, g + 1);
             if (rc != EXIT_OK) break;
-            if (parts_drain_due(s, g, 0)) parts_drain(s, parts_threads_done(s, P), g + 1);
+            if (parts_drain_at_stop(s, g)) parts_drain(s, parts_done_here(s, P), g + 1);
             if (P->check_every && barrier_check(s, P, g)) { rc = EXIT_INTERNAL; break; }
             continue;
         }
@@ -458,7 +459,7 @@ static int threaded_loop(sim_t *s)
         if ((rc = parts_threads_window(s, P)) != EXIT_OK) break;
         parts_threads_flush(P);
         P->windows++;
-        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, parts_threads_done(s, P), P->limit);
+        if (parts_drain_in_window(s, P->limit)) parts_drain(s, parts_done_here(s, P), P->limit);
         if (P->check_every && barrier_check(s, P, P->limit)) { rc = EXIT_INTERNAL; break; }
     }
     parts_threads_stop(s, P);

@@ -67,12 +67,10 @@ static inline void parts_drain(sim_t *s, uint64_t done, simtime_t at)
 {
     if (done >= s->drain_target && at < s->end) s->end = at;
 }
-/* Whether the step just run needs that check: the window's end (its own
- * step at g), or a window after it. */
-static inline int parts_drain_due(const sim_t *s, simtime_t g, simtime_t limit)
-{
-    return s->drain_max && (g == s->stop || limit > s->stop);
-}
+/* When that check is due: after the own step at g that ended the
+ * measurement window, and after every window past it. */
+static inline int parts_drain_at_stop(const sim_t *s, simtime_t g) { return s->drain_max && g == s->stop; }
+static inline int parts_drain_in_window(const sim_t *s, simtime_t limit) { return s->drain_max && limit > s->stop; }
 /* time.threads (parts.c), for this process's parts: contexts and workers
  * started and stopped (the contexts' statistics and records folded back into
  * the run's); the earliest event of the parts; one window [.., P->limit) on
@@ -85,7 +83,8 @@ simtime_t parts_threads_next(const struct parts *P);
 int parts_threads_window(sim_t *s, struct parts *P);
 void parts_threads_flush(struct parts *P);
 void parts_threads_live(sim_t *s, struct parts *P);
-uint64_t parts_threads_done(const sim_t *s, const struct parts *P);
+/* The measurement window's packets in, in this process (its contexts' on threads). */
+uint64_t parts_done_here(const sim_t *s, const struct parts *P);
 /* The loop of a run over MPI ranks, its set-up for messages of several
  * packets (before the first packet), and its teardown. */
 int ranks_loop(sim_t *s);

@@ -226,7 +226,7 @@ static void gather_results(sim_t *s, struct parts *P)
 /* The window's packets in, over every rank (time.drain). */
 static uint64_t ranks_done(const sim_t *s, const struct parts *P)
 {
-    uint64_t done = P->ctx ? parts_threads_done(s, P) : s->st.w_lat_pkts + s->st.w_src_drops;
+    uint64_t done = parts_done_here(s, P);
     P->comm->allreduce(P->comm, &done, 1, COMM_SUM);
     return done;
 }
@@ -259,7 +259,7 @@ int ranks_loop(sim_t *s)
             s->pkt_live = own;
             if (c->rank) s->st.events = events;   /* every rank handles the sample; rank 0 counts it */
             if (rc != EXIT_OK) break;   /* a deadlock: every rank sees it at once */
-            if (parts_drain_due(s, g, 0)) parts_drain(s, ranks_done(s, P), g + 1);
+            if (parts_drain_at_stop(s, g)) parts_drain(s, ranks_done(s, P), g + 1);
             continue;
         }
         if (t >= s->end) break;
@@ -280,7 +280,7 @@ int ranks_loop(sim_t *s)
         if (P->ctx) parts_threads_flush(P);
         else parts_flush(P, P->q);
         P->windows++;
-        if (parts_drain_due(s, 0, P->limit)) parts_drain(s, ranks_done(s, P), P->limit);
+        if (parts_drain_in_window(s, P->limit)) parts_drain(s, ranks_done(s, P), P->limit);
     }
     if (P->ctx) parts_threads_stop(s, P);
     gather_results(s, P);
