@@ -81,6 +81,9 @@ S3456=(experiments/seed002/hs10-1-dmodk.ini -s topology.k=12 -s time.warmup=200u
        -s time.drain=false)
 case_row seed002-hs10-1-dmodk-3456-400us "${S3456[@]}"
 case_row seed002-hs10-1-dmodk-3456-400us-cc-iba "${S3456[@]}" -s cc.mode=iba
+# CC off on the NIC that CC runs on (nic.queues = flows): against it, the
+# CC-on row's counts are those of CC alone, the rest the flow NIC's.
+case_row seed002-hs10-1-dmodk-3456-400us-flow-nic "${S3456[@]}" -s nic.queues=flows
 # Multi-VC adaptive: vFtree-SD, 3 VCs, ADAP-2TH-S-K/3, HS10-1, 3456 nodes,
 # shortened to 50 us + 20 us without a drain (the "-70us"); with and without VOQs.
 VC3456=(experiments/seed002/base-11664.ini -s topology.k=12 -s queuing.scheme=vftree-sd -s switch.vcs=3

@@ -3,8 +3,8 @@
 # prints figures and asserts nothing. Each case is one run; perf.csv holds
 # the wall time, events, packet-hops and peak memory of that run.
 #
-#   bash bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [CASE]
-#   make bench [RECORD=1] [NOTE=TEXT] [CASE=...]
+#   bash bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N] [CASE]
+#   make bench [RECORD=1] [NOTE=TEXT] [REPEAT=N] [CASE=...]
 #
 # CASE (a shell pattern) runs only the cases whose names match it; --set adds
 # -s KEY=VALUE to every case's run (e.g. time.drain=false). --record
@@ -12,20 +12,23 @@
 # +dirty when src/ has uncommitted changes), the sitting's start time (UTC;
 # the rows of one invocation share it) and TEXT; experiments/speed.py makes
 # docs/SPEED.md's tables from that file. Without --record nothing in the
-# repository is written.
+# repository is written. --repeat N runs the selected cases N times in turn
+# (case A, case B, ..., then A, B, ... again), so that the runs a ratio
+# compares meet the same moments of a shared machine; every run is a row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/common.sh
 out=bench/out
 mkdir -p "$out"
 bin=./icnsim
-record=0 note="" only="*" sets=()
+record=0 note="" only="*" sets=() repeat=1
 while [ $# -gt 0 ]; do
     case $1 in
         --record) record=1 ;;
         --note) note=$2; shift ;;
         --set) sets+=(-s "$2"); shift ;;
-        -*) echo "usage: bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [CASE]" >&2; exit 2 ;;
+        --repeat) repeat=$2; shift ;;
+        -*) echo "usage: bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N] [CASE]" >&2; exit 2 ;;
         *) only=$1 ;;
     esac
     shift
@@ -55,7 +58,9 @@ row() {   # name, then icnsim run arguments
     fi
 }
 
-printf "%-34s %8s %12s %11s %11s %9s %9s %11s\n" case wall_s packet_hops Mhops/s Mevents/s peak_MB accepted Mflit-hops/s
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: --repeat wants a count of 1 or more, not '$repeat'" >&2; exit 2; }
+
+cases() {
 row seed002-hs10-1-dmodk-11664 experiments/seed002/hs10-1-dmodk.ini
 row seed002-hs10-1-dmodk-432   experiments/seed002/hs10-1-dmodk-432.ini
 # Multi-VC cases of Tables 2/3: vFtree, restricted adaptive routing, with and without VOQs.
@@ -150,3 +155,9 @@ row "rlft432-alltoall-closed-loop" experiments/seed000/base-432.ini -s time.warm
     -s workload.source=alltoall -s workload.bytes=16KB -s workload.iterations=2
 row "rlft432-ptrans-closed-loop" experiments/seed000/base-432.ini -s time.warmup=0 -s time.measure=100ms \
     -s workload.source=ptrans -s workload.bytes=64KB -s workload.iterations=5 -s workload.compute=20us
+}
+
+printf "%-34s %8s %12s %11s %11s %9s %9s %11s\n" case wall_s packet_hops Mhops/s Mevents/s peak_MB accepted Mflit-hops/s
+for ((round = 1; round <= repeat; round++)); do
+    cases
+done

@@ -74,6 +74,7 @@ CG_DESC = {  # case of bench/cachegrind.sh: what it runs
     "seed002-hs10-1-dmodk-432": "seed 002 HS10-1, D-mod-K, 1Q, 432 nodes, 1 ms + 1 ms, drained",
     "seed002-hs10-1-dmodk-3456-400us": "same, 3456 nodes, 200 us + 200 us, no drain",
     "seed002-hs10-1-dmodk-3456-400us-cc-iba": "same, IBA CC (opa preset)",
+    "seed002-hs10-1-dmodk-3456-400us-flow-nic": "same, CC off on the flow NIC (`nic.queues = flows`)",
     "seed002-hs10-1-vftree-sd-2th-3456-70us": "HS10-1, vFtree-SD, 3 VCs, ADAP-2TH-S-K/3, 3456 nodes, 50 us + 20 us, no drain",
     "seed002-hs10-1-vftree-sd-2th-voq-3456-70us": "same, with VOQs",
     "seed002-hs10-1-vftree-sd-2th-3456-70us-canonical": "the vFtree-SD case without VOQs, time.ties = canonical",
@@ -83,6 +84,9 @@ CG_CC_ON = CG_CC_OFF + "-cc-iba"
 CG_TIES = "seed002-hs10-1-vftree-sd-2th-3456-70us"
 CG_RATIOS = (  # (what, base case, case): the case's counts over the base's, per sitting
     ("IBA CC's cost per packet-hop", CG_CC_OFF, CG_CC_ON),
+    ("IBA CC's cost per packet-hop over the same NIC (CC off on the flow NIC)", CG_CC_OFF + "-flow-nic", CG_CC_ON),
+    ("The flow NIC's cost per packet-hop over the plain source queue (both without CC)", CG_CC_OFF,
+     CG_CC_OFF + "-flow-nic"),
     ("The canonical order of same-time events (time.ties = canonical): its cost per packet-hop", CG_TIES,
      CG_TIES + "-canonical"),
 )

@@ -29,7 +29,8 @@ void transport_free(sim_t *s)
 {
     transport_t *t = s->tp;
     if (!t) return;
-    for (uint32_t f = 0; f < t->nflow_used; f++) free(flow_at(t, f)->m);
+    for (uint32_t i = 0; i < t->nringed; i++) free(flow_at(t, t->ringed[i])->m);   /* not every record: millions, cold */
+    free(t->ringed);
     for (uint32_t n = 0; n < s->nnodes; n++) { free(t->node[n].ht); free(t->node[n].cq); free(t->node[n].heap); }
     for (size_t i = 0; i < (size_t)s->nnodes * s->nvc; i++) free(t->ready[i].q);
     free(t->ready);
@@ -159,11 +160,17 @@ void flow_maybe_free(sim_t *s, uint32_t f)
 
 static inline srcmsg_t *msg_head(flow_t *fl) { return fl->cap ? &fl->m[fl->head] : &fl->one; }
 
-static void msg_push(flow_t *fl, srcmsg_t msg)
+static void msg_push(transport_t *t, uint32_t f, srcmsg_t msg)
 {
+    flow_t *fl = flow_at(t, f);
     if (!fl->cap && !fl->n) fl->one = msg;
     else {
         if (!fl->cap) {   /* a second message: the record's one moves into a ring */
+            if (t->nringed == t->ringed_cap) {
+                t->ringed_cap = t->ringed_cap ? 2 * t->ringed_cap : 64;
+                t->ringed = xrealloc(t->ringed, t->ringed_cap * sizeof *t->ringed);
+            }
+            t->ringed[t->nringed++] = f;
             fl->m = xmalloc(4 * sizeof *fl->m);
             fl->m[0] = fl->one;
             fl->head = 0;
@@ -291,7 +298,7 @@ static void pull(sim_t *s, uint32_t n)
             flow_maybe_free(s, f);
             continue;
         }
-        msg_push(fl, msg);
+        msg_push(t, f, msg);
         if (fl->n == 1) schedule(s, f);
     }
 }

@@ -125,6 +125,8 @@ typedef struct transport {
     uint32_t nchunks, chunk_cap;
     uint32_t nflow_cap, nflow_used, flows_live;   /* records allocated, ever used (the rest unset), live */
     uint32_t flows_peak;      /* the most flows one node held at once */
+    uint32_t *ringed;         /* the records that own a message ring (kept across reuse), for the teardown */
+    uint32_t nringed, ringed_cap;
     tnode_t *node;            /* [nnodes] */
     fq_t *ready;              /* [node * nvc + vc] */
     uint32_t queue_limit;     /* messages a send queue holds (0 = unbounded) */
