@@ -410,8 +410,29 @@ TEST(ib_files_malformed)
           "Unicast lids [0-1] of switch Lid 2 guid 0x0000000000000009 ('s'):\n", ":1: no switch of the topology has this GUID" },
         { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
           "0x0001 001\n", ":1: an entry before any" },
+        /* numbers out of range, contradictions and impossible wiring (a valid two-CA fabric, changed) */
+#define SW2 "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n[2]\t\"H-03\"[1]\n"
+#define CA(g, p, lid) "Ca\t1 \"H-" g "\"\n[1](" g ") \t\"S-01\"[" p "]\t# lid " lid " lmc 0\n"
+        { SW2 CA("02", "1", "2") "Ca\t1 \"H-03\"\n[1](3) \t\"S-01\"[2]\t# lid 4 lmc 40\n", NULL, ":7: expected an LMC of 0 to 7" },
+        { SW2 CA("02", "1", "2") CA("03", "2", "4294967298"), NULL, ":7: expected a unicast LID" },
+        { SW2 CA("02", "1", "2") CA("03", "2", "0"), NULL, ":7: a CA port without a LID" },
+        { SW2 CA("02", "2", "2") CA("03", "1", "4"), NULL, ":2: this link to a CA contradicts the CA's own port lines" },
+        { SW2 "[3]\t\"H-04\"[1]\n" CA("02", "1", "2") CA("03", "2", "4") "Ca\t1 \"H-04\"\n", NULL, ":4: this link to a CA contradicts" },
+        { SW2 "[3]\t\"S-01\"[3]\n" CA("02", "1", "2") CA("03", "2", "4"), NULL, ":4: a cable from a port to itself" },
+        { SW2 CA("02", "1", "2") CA("03", "2", "4") "Switch\t4 \"S-01\"\n", NULL, ":8: this switch's GUID is already that of the record on line 1" },
+        { SW2 CA("02", "1", "2") CA("03", "2", "4") "Ca\t1 \"H-02\"\n", NULL, ":8: this CA's GUID is already that of the record on line 4" },
+        { "Switch\t4 \"S-00000000000000001\"\n", NULL, ":1: expected the switch id \"S-<GUID>\" (at most 16 hex digits)" },
+        { SW2 CA("02", "1", "2") "Ca\t1 \"H-03\"\n[1](3) \t\"S-01\"[2]\t# lid 4 lmc 0\n[1](3) \t\"S-01\"[3]\n", NULL,
+          ":8: this port of the node is listed twice" },
+        { SW2 CA("02", "1", "2") CA("03", "4294967298", "4"), NULL, ":7: expected the peer's port number in [port], 1 to 64" },
+        { SW2 CA("02", "1", "2") CA("03", "2x", "4"), NULL, ":7: expected the peer's port number in [port], 1 to 64" },
+#undef SW2
+#undef CA
         { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
           "Unicast lids [0-1] of switch Lid 2 guid 0x0000000000000001 ('s'):\n0x0001 007\n", ":2: a CA LID must leave by a port" },
+        { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
+          "Unicast lids [0-1] of switch Lid 2 guid 0x0000000000000001 ('s'):\n0x0001 001\n0x0001 002\n",
+          ":3: this LID is listed twice in the switch's table (first on line 2)" },
     };
     char net[] = "/tmp/icnsim-ib-net-XXXXXX", lft[] = "/tmp/icnsim-ib-lft-XXXXXX", ini[] = "/tmp/icnsim-ib-ini-XXXXXX";
     close(mkstemp(net));

@@ -29,6 +29,9 @@ void ib_read_lfts(ib_subnet_t *ib, const sim_t *s, const char *path)
     int ln = 0;
     uint32_t w = ICN_NIL;
     uint8_t *seen = xcalloc(s->nswitches, 1);
+    /* per LID: the table (1, 2, ...) and line of its last entry, so that a
+     * LID listed twice in one table is caught without clearing per table */
+    uint32_t *tab = xcalloc(ib->nlid, sizeof *tab), *at = xcalloc(ib->nlid, sizeof *at), ntab = 0;
     while (getline(&line, &cap, f) > 0) {
         ln++;
         char *p = line;
@@ -43,6 +46,7 @@ void ib_read_lfts(ib_subnet_t *ib, const sim_t *s, const char *path)
             for (uint32_t v = 0; v < s->nswitches; v++) if (ibnet_sw_guid(s, v) == guid) { w = v; break; }
             if (w == ICN_NIL) bad(path, ln, "no switch of the topology has this GUID");
             if (seen[w]++) bad(path, ln, "a second table for the same switch");
+            ntab++;
             continue;
         }
         if (!strncmp(p, "0x", 2)) {
@@ -55,6 +59,13 @@ void ib_read_lfts(ib_subnet_t *ib, const sim_t *s, const char *path)
             if (lid > 0xFFFF) bad(path, ln, "a LID above 0xFFFF");
             if (lid >= ib->nlid || ib->owner[lid] == ICN_NIL) continue;   /* switch LIDs: not simulated destinations */
             if (port < 1 || port > s->sw[w].nports) bad(path, ln, "a CA LID must leave by a port between 1 and the switch's port count");
+            if (tab[lid] == ntab) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "this LID is listed twice in the switch's table (first on line %u)", at[lid]);
+                bad(path, ln, msg);
+            }
+            tab[lid] = ntab;
+            at[lid] = (uint32_t)ln;
             ib_set(ib, w, (uint32_t)lid, (uint32_t)port - 1);
             continue;
         }
@@ -62,7 +73,7 @@ void ib_read_lfts(ib_subnet_t *ib, const sim_t *s, const char *path)
         bad(path, ln, "expected a 'Unicast lids ... guid 0x<GUID>' header, a '0x<LID> <port>' entry or an 'N lids dumped' trailer");
     }
     free(line);
-    free(seen);
+    free(seen); free(tab); free(at);
     fclose(f);
 }
 

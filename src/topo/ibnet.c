@@ -13,6 +13,7 @@
 #include "../net/policy.h"
 #include "../core/util.h"
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 
 extern const topo_ops topo_ibnet;
 
-typedef struct rnode { int sw; uint64_t guid; uint32_t nports; char *name; } rnode_t;
+typedef struct rnode { int sw; uint64_t guid; uint32_t nports, line; uint64_t listed; char *name; } rnode_t;
 typedef struct rport { uint32_t node, port, rport, line; uint64_t rguid, pguid; uint32_t lid; int lmc; char rate[8]; } rport_t;
 
 static const char *fname;
@@ -40,11 +41,17 @@ static char *quoted(const char *p)
     return strndup(a + 1, (size_t)(b - a - 1));
 }
 
-/* Value after word (" lid ", " lmc ") in s, or -1. */
-static long after(const char *s, const char *word)
+/* The number after word (" lid ", " lmc ") in s: -1 if the word is absent;
+ * a number outside lo..hi (or none) ends the run naming the line. */
+static long after(const char *s, const char *word, long lo, long hi, int line, const char *what)
 {
     const char *p = strstr(s, word);
-    return p ? strtol(p + strlen(word), NULL, 0) : -1;
+    if (!p) return -1;
+    char *e;
+    errno = 0;
+    long v = strtol(p + strlen(word), &e, 0);
+    if (e == p + strlen(word) || errno || v < lo || v > hi) bad(line, what);
+    return v;
 }
 
 /* "4xQDR"-like token in a comment. */
@@ -60,14 +67,65 @@ static void rate_of(const char *c, char out[8])
         }
 }
 
-/* Node id "S-<hex>" / "H-<hex>" at p (after the quote). */
+/* Node id "S-<hex>" / "H-<hex>" at p (after the quote): a GUID of at most
+ * 16 hex digits. */
 static int parse_id(const char *p, int *is_sw, uint64_t *guid)
 {
     if ((p[0] != 'S' && p[0] != 'H') || p[1] != '-') return -1;
-    char *e;
-    *guid = strtoull(p + 2, &e, 16);
+    const char *h = p + 2;
+    if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) h += 2;
+    size_t nd = strspn(h, "0123456789abcdefABCDEF");
+    if (!nd || nd > 16 || h[nd] != '"') return -1;
+    *guid = strtoull(h, NULL, 16);
     *is_sw = p[0] == 'S';
-    return e == p + 2 || *e != '"' ? -1 : 0;
+    return 0;
+}
+
+/* A port number "[p]" at p (at its '['), 1..max: the number, or 0. */
+static uint32_t port_in_brackets(const char *p, uint32_t max)
+{
+    if (*p != '[' || !isdigit((unsigned char)p[1])) return 0;
+    char *e;
+    errno = 0;
+    unsigned long v = strtoul(p + 1, &e, 10);
+    return *e != ']' || errno || v < 1 || v > max ? 0 : (uint32_t)v;
+}
+
+typedef struct gl { uint64_t guid; uint32_t line, sw, node; } gl_t;
+static int by_guid(const void *a, const void *b)
+{
+    const gl_t *x = a, *y = b;
+    if (x->sw != y->sw) return x->sw < y->sw ? -1 : 1;
+    return x->guid < y->guid ? -1 : x->guid > y->guid ? 1 : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The records sorted by (kind, GUID), for look-ups. Two Switch (or two Ca)
+ * records with one GUID end the run: the second would be a phantom that
+ * every link to the GUID misses. */
+static gl_t *guid_index(const rnode_t *nd, uint32_t nn)
+{
+    gl_t *g = xmalloc((nn + 1) * sizeof *g);
+    for (uint32_t i = 0; i < nn; i++) g[i] = (gl_t){ nd[i].guid, nd[i].line, (uint32_t)nd[i].sw, i };
+    qsort(g, nn, sizeof *g, by_guid);
+    for (uint32_t i = 1; i < nn; i++)
+        if (g[i].sw == g[i - 1].sw && g[i].guid == g[i - 1].guid) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "this %s's GUID is already that of the record on line %u", g[i].sw ? "switch" : "CA", g[i - 1].line);
+            bad((int)g[i].line, msg);
+        }
+    return g;
+}
+
+/* The record of the switch (sw = 1) or CA with this GUID, or ICN_NIL. */
+static uint32_t guid_find(const gl_t *g, uint32_t nn, int sw, uint64_t guid)
+{
+    uint32_t lo = 0, hi = nn;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (g[m].sw < (uint32_t)sw || (g[m].sw == (uint32_t)sw && g[m].guid < guid)) lo = m + 1;
+        else hi = m;
+    }
+    return lo < nn && g[lo].sw == (uint32_t)sw && g[lo].guid == guid ? g[lo].node : ICN_NIL;
 }
 
 static void build(sim_t *s, cfg_t *c)
@@ -82,8 +140,10 @@ static void build(sim_t *s, cfg_t *c)
     char *line = NULL;
     size_t cap = 0;
     int ln = 0;
-    while (getline(&line, &cap, f) > 0) {
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) > 0) {
         ln++;
+        if (memchr(line, 0, (size_t)len)) bad(ln, "a NUL byte in the line (not a text file?)");
         char *p = line;
         while (isspace((unsigned char)*p)) p++;
         p[strcspn(p, "\r\n")] = 0;
@@ -96,14 +156,15 @@ static void build(sim_t *s, cfg_t *c)
             char *e, *q = p + (sw ? 6 : 2);
             long ports = strtol(q, &e, 10);
             if (e == q || ports < 1) bad(ln, "expected the port count after 'Switch' or 'Ca'");
-            if (ports > MAX_RADIX) bad(ln, "a switch with more than 64 ports is not supported");
+            if (ports > MAX_RADIX) bad(ln, "a node with more than 64 ports is not supported");
             char *id = strchr(e, '"');
             int is_sw;
             uint64_t guid;
-            if (!id || parse_id(id + 1, &is_sw, &guid) || is_sw != sw) bad(ln, sw ? "expected the switch id \"S-<GUID>\"" : "expected the CA id \"H-<GUID>\"");
+            if (!id || parse_id(id + 1, &is_sw, &guid) || is_sw != sw)
+                bad(ln, sw ? "expected the switch id \"S-<GUID>\" (at most 16 hex digits)" : "expected the CA id \"H-<GUID>\" (at most 16 hex digits)");
             if (nn == capn) nd = xrealloc(nd, (capn = capn ? 2 * capn : 64) * sizeof *nd);
             char *cm = strchr(id + 1, '#');
-            nd[nn] = (rnode_t){ sw, guid, (uint32_t)ports, cm ? quoted(cm) : NULL };
+            nd[nn] = (rnode_t){ sw, guid, (uint32_t)ports, (uint32_t)ln, 0, cm ? quoted(cm) : NULL };
             nn++;
             continue;
         }
@@ -113,21 +174,27 @@ static void build(sim_t *s, cfg_t *c)
         char *e;
         long port = strtol(p + 1, &e, 10);
         if (e == p + 1 || *e != ']' || port < 1 || port > (long)nd[nn - 1].nports) bad(ln, "expected [port] with a port number within the node's port count");
+        if (nd[nn - 1].listed >> (port - 1) & 1) bad(ln, "this port of the node is listed twice");
+        nd[nn - 1].listed |= 1ull << (port - 1);
         rport_t r = { nn - 1, (uint32_t)port, 0, (uint32_t)ln, 0, 0, 0, -1, "" };
         e++;
         if (*e == '[') e = strchr(e, ']') ? strchr(e, ']') + 1 : e;   /* [ext N] */
         if (*e == '(') r.pguid = strtoull(e + 1, &e, 16), e = strchr(e, ')') ? strchr(e, ')') + 1 : e;
         char *id = strchr(e, '"');
         int is_sw;
-        if (!id || parse_id(id + 1, &is_sw, &r.rguid)) bad(ln, "expected the peer's id \"S-<GUID>\" or \"H-<GUID>\" after the port");
+        if (!id || parse_id(id + 1, &is_sw, &r.rguid)) bad(ln, "expected the peer's id \"S-<GUID>\" or \"H-<GUID>\" (at most 16 hex digits) after the port");
         char *rb = strchr(id + 1, '"') + 1;
         if (*rb != '[') bad(ln, "expected [port] after the peer's id");
-        r.rport = (uint32_t)strtoul(rb + 1, NULL, 10);
-        if (!r.rport) bad(ln, "expected the peer's port number in [port]");
+        r.rport = port_in_brackets(rb, MAX_RADIX);
+        if (!r.rport) bad(ln, "expected the peer's port number in [port], 1 to 64");
         char *cm = strchr(rb, '#');
         if (cm) {
             rate_of(cm, r.rate);
-            if (!nd[nn - 1].sw) { r.lid = (uint32_t)(after(cm, "# lid ") > 0 ? after(cm, "# lid ") : 0); r.lmc = (int)after(cm, " lmc "); }
+            if (!nd[nn - 1].sw) {   /* a unicast LID (IBA: 0x0001-0xBFFF; 0: none assigned yet) and an LMC of 0-7 */
+                long lid = after(cm, "# lid ", 0, 0xBFFF, ln, "expected a unicast LID (1 to 0xBFFF, or 0 for none) after 'lid'");
+                r.lid = lid > 0 ? (uint32_t)lid : 0;
+                r.lmc = (int)after(cm, " lmc ", 0, 7, ln, "expected an LMC of 0 to 7 after 'lmc'");
+            }
         }
         if (np == capp) pt = xrealloc(pt, (capp = capp ? 2 * capp : 256) * sizeof *pt);
         pt[np++] = r;
@@ -136,11 +203,13 @@ static void build(sim_t *s, cfg_t *c)
     fclose(f);
     /* switches in file order; CA ports that lead to a switch become nodes */
     uint32_t S = 0, N = 0;
-    uint32_t *idx = xmalloc((nn + 1) * sizeof *idx);
-    for (uint32_t i = 0; i < nn; i++) idx[i] = nd[i].sw ? S++ : ICN_NIL;
+    for (uint32_t i = 0; i < nn; i++) S += nd[i].sw != 0;
     if (!S) bad(ln, "the file has no switches");
     for (uint32_t k = 0; k < np; k++) if (!nd[pt[k].node].sw) N++;
     if (!N) bad(ln, "the file has no CA port connected to a switch");
+    gl_t *gi = guid_index(nd, nn);
+    uint32_t *idx = xmalloc((nn + 1) * sizeof *idx);
+    for (uint32_t i = 0, w = 0; i < nn; i++) idx[i] = nd[i].sw ? w++ : ICN_NIL;
     uint16_t *nps = xmalloc(S * sizeof *nps);
     for (uint32_t i = 0; i < nn; i++) if (nd[i].sw) nps[idx[i]] = (uint16_t)nd[i].nports;
     net_alloc(s, S, nps, N);
@@ -159,21 +228,21 @@ static void build(sim_t *s, cfg_t *c)
     for (uint32_t i = 0; i < nn; i++)
         if (nd[i].sw) { ib->sw_guid[idx[i]] = nd[i].guid; ib->sw_name[idx[i]] = nd[i].name; nd[i].name = NULL; }
     int lids_ok = 1;
-    uint32_t n = 0;
+    uint32_t n = 0, some_lid = 0, no_lid = 0;   /* lines of a CA port with a LID, and of one without */
     for (uint32_t k = 0; k < np; k++) {
         rport_t *r = &pt[k];
         uint32_t peer = ICN_NIL;   /* the switch at the far end */
-        for (uint32_t i = 0; i < nn; i++) if (nd[i].sw && nd[i].guid == r->rguid) { peer = idx[i]; break; }
+        uint32_t ps = guid_find(gi, nn, 1, r->rguid);
+        if (ps != ICN_NIL) peer = idx[ps];
         if (nd[r->node].sw) {
             uint32_t w = idx[r->node], a = sw_port(s, w, r->port - 1);
             if (peer == ICN_NIL) {   /* a CA: linked from the CA's side; check it is declared */
-                int found = 0;
-                for (uint32_t i = 0; i < nn && !found; i++) found = !nd[i].sw && nd[i].guid == r->rguid;
-                if (!found) bad((int)r->line, "the peer \"H-<GUID>\" is not declared by a Ca record");
+                if (guid_find(gi, nn, 0, r->rguid) == ICN_NIL) bad((int)r->line, "the peer \"H-<GUID>\" is not declared by a Ca record");
                 continue;
             }
             if (r->rport > s->sw[peer].nports) bad((int)r->line, "the peer's port number exceeds its port count");
             uint32_t b = sw_port(s, peer, r->rport - 1);
+            if (a == b) bad((int)r->line, "a cable from a port to itself");
             strcpy(ib->rate[a], r->rate);
             if (s->port[a].peer == b) continue;               /* the other end already linked it */
             if (s->port[a].peer != ICN_NIL || s->port[b].peer != ICN_NIL)
@@ -193,6 +262,7 @@ static void build(sim_t *s, cfg_t *c)
             ib->ca_name[n] = nd[r->node].name ? strdup(nd[r->node].name) : NULL;
             ib->lid[n] = r->lid;
             if (!r->lid) lids_ok = 0;
+            *(r->lid ? &some_lid : &no_lid) = r->line;
             if (r->lmc >= 0) {
                 if (ib->lmc >= 0 && ib->lmc != r->lmc) bad((int)r->line, "CA ports with different LMCs are not supported");
                 ib->lmc = r->lmc;
@@ -200,9 +270,24 @@ static void build(sim_t *s, cfg_t *c)
             n++;
         }
     }
+    /* a switch's own lines to CAs must agree with the CAs' lines, which made the links */
+    for (uint32_t k = 0; k < np; k++) {
+        const rport_t *r = &pt[k];
+        if (!nd[r->node].sw || guid_find(gi, nn, 1, r->rguid) != ICN_NIL) continue;
+        uint32_t peer = s->port[sw_port(s, idx[r->node], r->port - 1)].peer;
+        int ok = peer != ICN_NIL && (s->port[peer].dev & NIC_BIT);
+        if (ok) {
+            uint32_t ca = s->port[peer].dev & ~NIC_BIT;
+            ok = ib->ca_guid[ca] == r->rguid && ib->ca_port[ca] == r->rport;
+        }
+        if (!ok) bad((int)r->line, "this link to a CA contradicts the CA's own port lines (or the CA lists no such port)");
+    }
+    /* a fabric discovered before its subnet manager ran has no LIDs (icnsim
+     * assigns them); one with LIDs must have them all */
+    if (some_lid && no_lid) bad((int)no_lid, "a CA port without a LID (none given, or 0) in a fabric whose other CA ports have LIDs");
     if (!lids_ok) { free(ib->lid); ib->lid = NULL; }
     for (uint32_t i = 0; i < nn; i++) free(nd[i].name);
-    free(nd); free(pt); free(idx);
+    free(nd); free(pt); free(idx); free(gi);
     for (uint32_t g = 0; g < s->nports; g++) s->port[g].stage = 1;
     s->radix_k[0] = s->nnodes;
     s->radix_n = 1;
