@@ -380,12 +380,19 @@ TEST(cc_bad_input_is_refused)
         { "0 0\n3 8\n3 4\n", "shorter delay" },
         { "0 0\n3 eight\n", ":2: expected" },
         { "0 0\n0 1\n", "needs 128" },
+        { "", "needs 128" },   /* 127 entries and a comment of 256 characters whose tail reads as a 128th */
+        { "", ":2: a NUL byte" },
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         FILE *f = fopen("/tmp/icnsim-cct.txt", "w");
         if (!f) abort();
         fputs(files[i].text, f);
         if (i == 1) for (int k = 0; k < 130; k++) fputs("3 4\n", f);   /* long enough, decreasing at entry 2 */
+        if (i == 4) {
+            for (int k = 0; k < 127; k++) fputs("0 0\n", f);
+            fprintf(f, "# %0253d0 3\n", 0);
+        }
+        if (i == 5) fwrite("0 0\n0 1\0\n", 1, 9, f);
         fclose(f);
         snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us -s cc.mode=iba -s cc.cct=file "
                  "-s cc.cct_file=/tmp/icnsim-cct.txt", icnsim_bin());

@@ -4,8 +4,10 @@
 #include "test.h"
 #include "util.h"
 #include "../src/workload/workload.h"
+#include "../src/stats/report.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int ops_of(const char *path, uint32_t rank, wop_t *out, int max, uint32_t *nranks)
 {
@@ -62,6 +64,64 @@ TEST(dimemas_bad_lines_are_named)
     }
 }
 
+/* What needs the whole trace (task count, communicators, a task's earlier
+ * records) is checked before the run too, with the line: a trace that would
+ * fail or mislead only when replayed is refused when opened. */
+TEST(dimemas_whole_trace_checks_name_the_line)
+{
+#define H2 "#DIMEMAS:\"t\":1,0:2(1,1),0\n"
+    static const struct { const char *text, *want; } cases[] = {
+        { "#DIMEMAS:\"t\":1,0:4294967295(1,1),0\n1:0:0:0.1\n", ":1: the header's task count is above 4000000" },
+        { H2 "10:0:0:0:7:0:0:8:8\n10:1:0:0:7:0:0:8:8\n", ":2: an undefined communicator" },
+        { H2 "d:1:5:1:1\n10:0:0:0:5:1:0:8:8\n", ":3: the task is not in the collective's communicator" },
+        { H2 "d:1:5:1:1\n10:1:0:1:5:0:0:8:8\n", ":3: the root is not in the communicator" },
+        { H2 "10:0:0:1:5:0:0:8:8\nd:1:5:1:1\n", ":2: the task is not in the collective's communicator" },   /* defined later */
+        { H2 "10:0:0:1:0:7:0:8:8\n", ":2: the root is beyond the trace's tasks" },
+        { "2:0:0:5:0:8:0:0:0\n3:1:0:0:0:8:0:0:0\n", ":1: the peer task is beyond the trace's tasks" },
+        { H2 "2:0:0:1:0:4294967296:0:0:0\n", ":2: a message of more than 4 GB" },
+        { H2 "10:0:0:11:0:0:0:18446744073709551615:0\n", ":2: a collective of more than 4 GB" },
+        { H2 "10:0:0:1:0:4294967296:0:8:8\n", ":2: the root task id is out of range" },
+        { H2 "3:0:0:1:0:8:0:0:1\n3:0:0:1:0:8:5:0:2\n", ":3: a wait (mode 2) for a receive the task never posted" },
+        { H2 "d:1:5:2:0:0\n", ":2: a task listed twice in the communicator" },
+        { H2 "d:1:5:1:0\nd:1:5:1:1\n", ":3: a second definition of the communicator" },
+        { H2 "1:0:0:0.1\n1:1:0\0:0.1\n", ":3: a NUL byte in the line" },
+    };
+#undef H2
+    char path[] = "/tmp/icnsim-dim-XXXXXX";
+    int fd = mkstemp(path);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t len = strlen(cases[i].text);
+        if (strstr(cases[i].want, "NUL")) len += 1 + strlen(cases[i].text + len + 1);   /* the text goes on past its NUL */
+        CHECK(ftruncate(fd, 0) == 0 && pwrite(fd, cases[i].text, len, 0) == (ssize_t)len, "cannot write %s", path);
+        char err[600] = "";
+        uint32_t n;
+        void *d = dimemas_open_file(path, &n, err, sizeof err);
+        CHECK(!d && strstr(err, path) && strstr(err, cases[i].want), "case %zu: want '%s', got '%s'", i, cases[i].want, err);
+        if (d) dimemas_close(d);
+    }
+    /* right as they stand: a collective before its communicator's definition, a matched wait, CRLF blank lines */
+    static const char *good[] = {
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\n10:0:0:0:5:0:0:8:8\n10:1:0:0:5:0:0:8:8\nd:1:5:2:0:1\n",
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\r\n\r\n3:0:0:1:0:8:0:0:1\r\n3:0:0:1:0:8:0:0:2\r\n2:1:0:0:0:8:0:0:0\r\n",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        size_t len = strlen(good[i]);
+        CHECK(ftruncate(fd, 0) == 0 && pwrite(fd, good[i], len, 0) == (ssize_t)len, "cannot write %s", path);
+        char err[600] = "";
+        uint32_t n = 0;
+        void *d = dimemas_open_file(path, &n, err, sizeof err);
+        CHECK(d && n == 2, "good case %zu refused: %s", i, err);
+        if (d) dimemas_close(d);
+    }
+    close(fd);
+    unlink(path);
+    char err[600] = "";
+    uint32_t n;
+    void *d = dimemas_open_file("/dev/null", &n, err, sizeof err);
+    CHECK(!d && strstr(err, "not a regular file"), "a device is refused: got '%s'", err);
+    if (d) dimemas_close(d);
+}
+
 TEST(dimemas_streams_a_long_trace)
 {
     char dir[128] = "", path[256];
@@ -99,4 +159,25 @@ TEST(dimemas_replays_and_reports_unmatched_receives)
     CHECK(sim_run(&s) == 3 && s.now < 100000000, "unmatched receive: status and time t = %.3f us", s.now / 1e6);
     sim_free(&s);
     cfg_free(&c);
+}
+
+/* A trace that ends at time 0 leaves an empty window: the per-node rates
+ * are 0, not the 1e300 that seeds their minimum. */
+TEST(dimemas_empty_window_has_zero_node_rates)
+{
+    char path[] = "/tmp/icnsim-dim0-XXXXXX", set[64];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0 && write(fd, "1:0:0:0\n1:1:0:0\n", 16) == 16 && close(fd) == 0, "cannot write %s", path);
+    snprintf(set, sizeof set, "workload.trace=%s", path);
+    const char *sets[] = { "workload.source=dimemas", set, "workload.ranks=2", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, "[time]\nwarmup = 0\nmeasure = 1ms\n[topology]\ntype = rlft\nk = 2\nstages = 1\n", sets);
+    CHECK(sim_run(&s) == 0, "the replay did not finish");
+    result_t r;
+    result_compute(&s, &r);
+    CHECK(r.node_min == 0 && r.node_max == 0, "per-node rates of an empty window: min %g, max %g", r.node_min, r.node_max);
+    sim_free(&s);
+    cfg_free(&c);
+    unlink(path);
 }

@@ -100,6 +100,7 @@ TEST(hard_setup_errors_exit_2_even_under_leak_checks)
     expect("run " TINY " -s traffic.scenario=hotspot -s traffic.hs_nodes='1 2'", 2, "both map to node");
     expect("run " TINY " -s output.occupancy=yes -s switch.model=flit -s topology.type=torus -s routing.algorithm=dor", 2,
            "packet-level");
+    expect("run " TINY " -s topology.type=ibnetdiscover -s routing.algorithm=lft -s ib.net_file=/dev/null", 2, "no switches");
 }
 
 TEST(hard_write_errors_fail_with_the_path)

@@ -172,4 +172,22 @@ TEST(workload_bad_input_names_the_key)
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, cases[i].want), "%s: exit %d, want 2 naming %s: %s", cases[i].args, rc, cases[i].want, out);
     }
+    /* map files: one node id per line, as many as ranks (a long
+     * comment is one line; 4 ranks on 8 nodes) */
+    static const struct { const char *text, *want; } maps[] = {
+        { "0\n1\n2 3\n3\n", ":3: want one node id" },
+        { "0\n1\n2\n3\n0\n", ":5: more node ids than the 4 ranks" },
+        { "0\n1\n+2\n3\n", ":3: want one node id" },
+        { "3\n2\n# %0253d1\n0\n", "3 node ids for 4 ranks" },
+    };
+    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+        char map[160];
+        snprintf(map, sizeof map, "%s/m.map", dir);
+        f = fopen(map, "w");
+        CHECK(f && fprintf(f, maps[i].text, 0) >= 0 && fclose(f) == 0, "writing %s", map);
+        snprintf(cmd, sizeof cmd, "./build/icnsim run %s/x.ini -q -o %s/out -s workload.source=alltoall -s workload.mapping=file "
+                 "-s workload.ranks=4 -s workload.map_file=%s", dir, dir, map);
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 2 && strstr(out, map) && strstr(out, maps[i].want), "map %zu: exit %d, want 2 and '%s': %s", i, rc, maps[i].want, out);
+    }
 }

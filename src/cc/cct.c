@@ -54,11 +54,14 @@ static uint32_t from_file(cc_t *cc, const char *path)
         fprintf(stderr, "icnsim: %s: cannot open the CCT file: %s\n", path, strerror(errno));
         exit(EXIT_CONFIG);
     }
-    char buf[256];
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
     int line = 0;
     uint32_t n = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    while ((len = getline(&buf, &cap, f)) > 0) {   /* whole lines: a long comment's tail is no entry */
         line++;
+        if (memchr(buf, 0, (size_t)len)) { fclose(f); file_fail(path, line, "a NUL byte in the line (not a text file?)"); }
         char *h = strchr(buf, '#');
         if (h) *h = 0;
         char *p = buf;
@@ -85,6 +88,7 @@ static uint32_t from_file(cc_t *cc, const char *path)
         }
         cc->cct[n++] = entry((unsigned)a, (uint32_t)b);
     }
+    free(buf);
     fclose(f);
     return n;
 }

@@ -54,12 +54,12 @@ void result_compute(const sim_t *s, result_t *r)
     r->injected = s->nnodes && span ? (double)st->w_inj_pkts / (double)s->nnodes
                                       * (double)ser_time(s, s->mtu) / (double)span : 0;
     r->node_min = 1e300;
-    for (uint32_t n = 0; n < s->nnodes; n++) {
+    for (uint32_t n = 0; n < s->nnodes && span; n++) {   /* an empty window (a workload that ends at 0) has no rates */
         double x = (double)s->nic[n].rx_bytes * 8.0 / (s->link_bps * ((double)span * 1e-12));
         if (x < r->node_min) r->node_min = x;
         if (x > r->node_max) r->node_max = x;
     }
-    if (!s->nnodes) r->node_min = 0;
+    if (!s->nnodes || !span) r->node_min = 0;
     r->lat_mean = hist_mean(&st->lat) / 1e3;
     uint64_t in = st->w_lat_pkts + st->w_src_drops;
     r->undrained = st->w_gen_pkts > in ? st->w_gen_pkts - in : 0;

@@ -34,6 +34,7 @@
 #include "../core/util.h"
 #include <errno.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ typedef struct dtask {
     off_t pos;                 /* next byte to read in run cur */
     uint32_t colls;            /* collectives met: their instance number */
     wl_fifo_t q;               /* expanded collective steps still to give */
+    uint32_t *irq, nirq, irq_cap;   /* first pass: the (source, tag) pairs of its immediate receives not yet waited for */
 } dtask_t;
 
 typedef struct comm { uint32_t id, n, *t; } comm_t;
@@ -111,8 +113,13 @@ static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
     if (t == 0 || t == 20) return NULL;
     for (int i = 3; i < want; i++)
         if (!num(f[i], &x->v[i - 3])) return "a field is not a non-negative integer";
-    if (t == 10) return x->v[0] < 14 ? NULL : "an unsupported collective (global operation ids 0-13 are replayed)";
+    if (t == 10) {
+        if (x->v[0] >= 14) return "an unsupported collective (global operation ids 0-13 are replayed)";
+        if (x->v[2] > 4000000) return "the root task id is out of range";
+        return x->v[4] > UINT32_MAX || x->v[5] > UINT32_MAX ? "a collective of more than 4 GB (2^32 - 1 bytes)" : NULL;
+    }
     if (ntasks && x->v[0] >= ntasks) return "the peer task is beyond the trace's tasks";
+    if (x->v[2] > UINT32_MAX) return "a message of more than 4 GB (2^32 - 1 bytes)";
     if (x->v[3] >= 1u << 30) return "a tag of 2^30 or more (kept for collectives)";
     if (x->v[5] > (t == 2 ? 3u : 2u)) return "unknown mode";
     return NULL;
@@ -134,24 +141,67 @@ static void run_add(dtask_t *t, off_t a, off_t b)
     t->run[t->nrun++] = (run_t){ a, b };
 }
 
-/* First pass: header, communicators, and every task's runs of records. */
+/* A line the replay skips: blank (LF or CRLF), header, comment, offsets. */
+static int skipped(const char *line)
+{
+    return line[0] == '#' || line[0] == '\n' || (line[0] == '\r' && line[1] == '\n') || line[0] == 's' || line[0] == '"';
+}
+
+static const comm_t *comm_find(const dim_t *d, uint64_t id)
+{
+    for (uint32_t i = 0; i < d->ncomm; i++)
+        if (d->comm[i].id == id) return &d->comm[i];
+    return NULL;
+}
+
+#define COLL_LATER ((const char *)1)
+
+/* What a collective record's task, communicator and root break, given the
+ * communicators and task count known so far (final: the whole trace's);
+ * NULL if nothing, COLL_LATER if a communicator defined further on could
+ * still make it right. */
+static const char *coll_check(const dim_t *d, const rec_t *x, int final)
+{
+    const comm_t *c = comm_find(d, x->v[1]);
+    if (c) {
+        int me = 0, root = 0;
+        for (uint32_t i = 0; i < c->n; i++) { me |= c->t[i] == x->task; root |= c->t[i] == x->v[2]; }
+        return !me ? "the task is not in the collective's communicator" : !root ? "the root is not in the communicator" : NULL;
+    }
+    if (x->v[1] > 0 && !final) return COLL_LATER;   /* comm 1 is every task only if never defined */
+    if (x->v[1] > 1) return "an undefined communicator (d:1:comm:... defines one; 0 and 1 are every task)";
+    if (!d->ntasks) return final ? NULL : COLL_LATER;
+    return x->v[2] >= d->ntasks ? "the root is beyond the trace's tasks" : NULL;
+}
+
+/* First pass: header, communicators, every task's runs of records, and the
+ * checks that need the whole trace (peers, communicators, waits), so that a
+ * bad trace is refused with its line before the run. */
 static int scan(dim_t *d)
 {
-    char line[4096], *f[MAXF];
-    uint64_t ln = 0;
+    char *line = NULL, *f[MAXF];
+    size_t lcap = 0;
+    ssize_t len;
+    uint64_t ln = 0, peer_ln = 0;
     off_t at = 0;
-    uint32_t maxtask = 0, cap = 0;
-    int seen = 0;
-    while (fgets(line, sizeof line, d->f)) {
+    uint32_t maxtask = 0, cap = 0, maxpeer = 0;
+    int seen = 0, ok = 0;
+    struct later { off_t at; uint64_t ln; } *later = NULL;   /* collectives to check at the end */
+    uint32_t nlater = 0, later_cap = 0;
+    while ((len = getline(&line, &lcap, d->f)) > 0) {
         ln++;
         off_t next = ftello(d->f);
-        if (!strchr(line, '\n') && !feof(d->f)) return fail(d, ln, "line longer than 4095 characters");
-        if (line[0] == '#' || line[0] == '\n' || line[0] == 's' || line[0] == '"') {
+        if (memchr(line, 0, (size_t)len)) { fail(d, ln, "a NUL byte in the line (not a text file?)"); goto out; }
+        if (len > 4095) { fail(d, ln, "line longer than 4095 characters"); goto out; }   /* the replay's buffer */
+        if (skipped(line)) {
             const char *g = line[0] == '#' ? strchr(line, '(') : NULL;
             if (g && !d->ntasks) {   /* "...:N(...)": N tasks */
                 const char *p = g;
                 while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
-                d->ntasks = (uint32_t)strtoul(p, NULL, 10);
+                errno = 0;
+                unsigned long nt = strtoul(p, NULL, 10);
+                if (errno || nt > 4000000) { fail(d, ln, "the header's task count is above 4000000"); goto out; }
+                d->ntasks = (uint32_t)nt;
             }
             at = next;
             continue;
@@ -159,21 +209,24 @@ static int scan(dim_t *d)
         int n = fields(line, f);
         if (!strcmp(f[0], "d")) {   /* d:1:comm:n:list */
             uint64_t id, cnt, x;
-            if (n < 4 || !num(f[2], &id) || !num(f[3], &cnt) || (uint64_t)n != 4 + cnt || !cnt)
-                return fail(d, ln, "want d:1:comm:n followed by n task ids");
+            if (n < 4 || !num(f[2], &id) || !num(f[3], &cnt) || (uint64_t)n != 4 + cnt || !cnt || id > UINT32_MAX)
+                { fail(d, ln, "want d:1:comm:n followed by n task ids"); goto out; }
+            if (comm_find(d, id)) { fail(d, ln, "a second definition of the communicator"); goto out; }
             d->comm = xrealloc(d->comm, (d->ncomm + 1) * sizeof *d->comm);
             comm_t *c = &d->comm[d->ncomm++];
-            c->id = (uint32_t)id, c->n = (uint32_t)cnt, c->t = xmalloc(cnt * sizeof *c->t);
+            c->id = (uint32_t)id, c->n = 0, c->t = xmalloc(cnt * sizeof *c->t);
             for (uint64_t i = 0; i < cnt; i++) {
-                if (!num(f[4 + i], &x) || x > 4000000) return fail(d, ln, "a communicator member is not a task id");
-                c->t[i] = (uint32_t)x;
+                if (!num(f[4 + i], &x) || x > 4000000) { fail(d, ln, "a communicator member is not a task id"); goto out; }
+                for (uint32_t k = 0; k < c->n; k++)
+                    if (c->t[k] == x) { fail(d, ln, "a task listed twice in the communicator"); goto out; }
+                c->t[c->n++] = (uint32_t)x;
             }
             at = next;
             continue;
         }
         rec_t x;
         const char *why = parse(f, n, d->ntasks, &x);
-        if (why) return fail(d, ln, why);
+        if (why) { fail(d, ln, why); goto out; }
         uint64_t task = x.task;
         if (task >= cap) {
             uint32_t nc = (uint32_t)task + 1 > 2 * cap ? (uint32_t)task + 1 : 2 * cap;
@@ -182,14 +235,41 @@ static int scan(dim_t *d)
             cap = d->ntask_alloc = nc;
         }
         if (task + 1 > maxtask) maxtask = (uint32_t)task + 1;
-        run_add(&d->task[task], at, next);
+        dtask_t *dt = &d->task[task];
+        if ((x.type == 2 || x.type == 3) && (!peer_ln || x.v[0] > maxpeer)) { maxpeer = (uint32_t)x.v[0]; peer_ln = ln; }
+        if (x.type == 3 && x.v[5] == 1) {   /* an immediate receive: its wait must find it */
+            if (dt->nirq + 2 > dt->irq_cap) dt->irq = xrealloc(dt->irq, (dt->irq_cap = dt->irq_cap ? 2 * dt->irq_cap : 8) * sizeof *dt->irq);
+            dt->irq[dt->nirq++] = (uint32_t)x.v[0];
+            dt->irq[dt->nirq++] = (uint32_t)x.v[3];
+        } else if (x.type == 3 && x.v[5] == 2) {
+            uint32_t k = 0;
+            while (k < dt->nirq && !(dt->irq[k] == x.v[0] && dt->irq[k + 1] == x.v[3])) k += 2;
+            if (k == dt->nirq) { fail(d, ln, "a wait (mode 2) for a receive the task never posted (an immediate receive, mode 1, from that task with that tag)"); goto out; }
+            memmove(dt->irq + k, dt->irq + k + 2, (dt->nirq - k - 2) * sizeof *dt->irq);
+            dt->nirq -= 2;
+        } else if (x.type == 10) {
+            why = coll_check(d, &x, 0);
+            if (why == COLL_LATER) {
+                if (nlater == later_cap) later = xrealloc(later, (later_cap = later_cap ? 2 * later_cap : 16) * sizeof *later);
+                later[nlater++] = (struct later){ at, ln };
+            } else if (why) { fail(d, ln, why); goto out; }
+        }
+        run_add(dt, at, next);
         seen = 1;
         at = next;
     }
-    if (ferror(d->f)) return fail(d, ln, strerror(errno));
-    if (!seen) return fail(d, ln, "no records");
-    if (d->ntasks && maxtask > d->ntasks) return fail(d, ln, "a task id beyond the header's task count");
+    if (ferror(d->f)) { fail(d, ln, strerror(errno)); goto out; }
+    if (!seen) { fail(d, ln, "no records"); goto out; }
+    if (d->ntasks && maxtask > d->ntasks) { fail(d, ln, "a task id beyond the header's task count"); goto out; }
     if (!d->ntasks) d->ntasks = maxtask;
+    if (peer_ln && maxpeer >= d->ntasks) { fail(d, peer_ln, "the peer task is beyond the trace's tasks"); goto out; }
+    for (uint32_t i = 0; i < nlater; i++) {   /* collectives met before their communicator's definition, or the header */
+        rec_t x;
+        if (fseeko(d->f, later[i].at, SEEK_SET) || getline(&line, &lcap, d->f) <= 0) { fail(d, later[i].ln, "cannot read the line again"); goto out; }
+        const char *why = parse(f, fields(line, f), d->ntasks, &x);
+        if (!why) why = coll_check(d, &x, 1);
+        if (why) { fail(d, later[i].ln, why); goto out; }
+    }
     if (cap < d->ntasks) {
         d->task = xrealloc(d->task, d->ntasks * sizeof *d->task);
         memset(d->task + cap, 0, (d->ntasks - cap) * sizeof *d->task);
@@ -197,9 +277,14 @@ static int scan(dim_t *d)
     }
     for (uint32_t i = 0; i < d->ncomm; i++)
         for (uint32_t k = 0; k < d->comm[i].n; k++)
-            if (d->comm[i].t[k] >= d->ntasks) return fail(d, ln, "a communicator names a task beyond the trace's");
+            if (d->comm[i].t[k] >= d->ntasks) { fail(d, ln, "a communicator names a task beyond the trace's"); goto out; }
     for (uint32_t t = 0; t < d->ntasks; t++) d->task[t].pos = d->task[t].nrun ? d->task[t].run[0].start : 0;
-    return 1;
+    ok = 1;
+out:
+    for (uint32_t t = 0; t < cap; t++) { free(d->task[t].irq); d->task[t].irq = NULL; }
+    free(later);
+    free(line);
+    return ok;
 }
 
 static void dim_free(dim_t *d)
@@ -217,6 +302,12 @@ void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t er
     d->f = fopen(path, "r");
     if (!d->f) {
         snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        dim_free(d);
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(d->f), &st) || !S_ISREG(st.st_mode)) {   /* ranks read their records back by offset */
+        snprintf(err, errlen, "'%s' is not a regular file (the trace is read by offsets: not a pipe or a device)", path);
         dim_free(d);
         return NULL;
     }
@@ -294,7 +385,7 @@ void dimemas_next(void *st, uint32_t r, wop_t *op)
         if (t->cur >= t->nrun) { *op = (wop_t){ OP_END, 0, 0, 0 }; return; }
         if (fseeko(d->f, t->pos, SEEK_SET) || !fgets(line, sizeof line, d->f)) die("%s: cannot read back the trace", d->path);
         t->pos = ftello(d->f);
-        if (line[0] == '#' || line[0] == '\n' || line[0] == 'd' || line[0] == 's' || line[0] == '"') continue;
+        if (skipped(line) || line[0] == 'd') continue;
         if (record(d, r, line, op)) return;
     }
 }

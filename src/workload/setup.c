@@ -3,6 +3,8 @@
 #include "internal.h"
 #include "../stats/outfile.h"
 #include "../core/util.h"
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,20 +46,26 @@ static void map_ranks(sim_t *s, cfg_t *c, wl_t *w)
         const char *path = cfg_str(c, K_WL_MAP_FILE);
         FILE *f = fopen(path, "r");
         if (!f) cfg_fail(c, K_WL_MAP_FILE, "cannot read '%s'", path);
-        char line[256];
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t len;
         uint32_t k = 0, ln = 0;
-        while (k < w->nranks && fgets(line, sizeof line, f)) {
+        while ((len = getline(&line, &cap, f)) > 0) {   /* one node id per line, then at most a # comment */
             ln++;
-            char *p = line + strspn(line, " \t");
-            if (*p == '#' || *p == '\n' || !*p) continue;
+            char *p = line + strspn(line, " \t\r\n");
+            if (*p == '#' || !*p) continue;
             char *end;
-            unsigned long v = strtoul(p, &end, 10);
-            if (end == p || v >= s->nnodes || (*end && !strchr(" \t\r\n#", *end))) {
+            errno = 0;
+            unsigned long v = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : (end = p, 0);
+            end += strspn(end, " \t\r\n");
+            if (end == p || errno || v >= s->nnodes || (*end && *end != '#') || memchr(line, 0, (size_t)len)) {
                 fclose(f);
-                cfg_fail(c, K_WL_MAP_FILE, "%s:%u: want a node id below %u", path, ln, s->nnodes);
+                cfg_fail(c, K_WL_MAP_FILE, "%s:%u: want one node id below %u per line (then at most a # comment)", path, ln, s->nnodes);
             }
+            if (k == w->nranks) { fclose(f); cfg_fail(c, K_WL_MAP_FILE, "%s:%u: more node ids than the %u ranks", path, ln, w->nranks); }
             w->rank[k++].node = (uint32_t)v;
         }
+        free(line);
         fclose(f);
         if (k < w->nranks) cfg_fail(c, K_WL_MAP_FILE, "%s: %u node ids for %u ranks", path, k, w->nranks);
     } else {
