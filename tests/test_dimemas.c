@@ -83,7 +83,11 @@ TEST(dimemas_whole_trace_checks_name_the_line)
         { H2 "10:0:0:1:0:4294967296:0:8:8\n", ":2: the root task id is out of range" },
         { H2 "3:0:0:1:0:8:0:0:1\n3:0:0:1:0:8:5:0:2\n", ":3: a wait (mode 2) for a receive the task never posted" },
         { H2 "d:1:5:2:0:0\n", ":2: a task listed twice in the communicator" },
-        { H2 "d:1:5:1:0\nd:1:5:1:1\n", ":3: a second definition of the communicator" },
+        { H2 "d:1:5:1:0\nd:1:5:1:1\n", ":3: a second, different definition of the communicator" },
+        { "2:0:0:4294967296:0:10:1:1:0\n1:1:0:0.1\n", ":1: the peer task id is out of range" },
+        { H2 "10:0:0:0:0:0:0:8:8\n10:1:0:0:0:0:0:8:8\nd:1:0:1:0\n", ":3: the task is not in the collective's communicator" },
+        { H2 "d:1:5:2:0:7\n1:0:0:0.1\n", ":2: a communicator names a task beyond the trace's" },
+        { "1:0:0:0.1\nd:1:5:2:0:7\n1:1:0:0.1\n", ":2: a communicator names a task beyond the trace's" },
         { H2 "1:0:0:0.1\n1:1:0\0:0.1\n", ":3: a NUL byte in the line" },
     };
 #undef H2
@@ -103,6 +107,7 @@ TEST(dimemas_whole_trace_checks_name_the_line)
     static const char *good[] = {
         "#DIMEMAS:\"t\":1,0:2(1,1),0\n10:0:0:0:5:0:0:8:8\n10:1:0:0:5:0:0:8:8\nd:1:5:2:0:1\n",
         "#DIMEMAS:\"t\":1,0:2(1,1),0\r\n\r\n3:0:0:1:0:8:0:0:1\r\n3:0:0:1:0:8:0:0:2\r\n2:1:0:0:0:8:0:0:0\r\n",
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\nd:1:5:2:0:1\nd:1:5:2:0:1\n10:0:0:0:5:0:0:8:8\n10:1:0:0:5:0:0:8:8\n",   /* a repeated definition */
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         size_t len = strlen(good[i]);

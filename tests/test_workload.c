@@ -176,7 +176,7 @@ TEST(workload_bad_input_names_the_key)
      * comment is one line; 4 ranks on 8 nodes) */
     static const struct { const char *text, *want; } maps[] = {
         { "0\n1\n2 3\n3\n", ":3: want one node id" },
-        { "0\n1\n2\n3\n0\n", ":5: more node ids than the 4 ranks" },
+        { "0\n1\n2\n3\n4\n5\n6 7\n", ":7: want one node id" },   /* more ids than ranks are read, and checked */
         { "0\n1\n+2\n3\n", ":3: want one node id" },
         { "3\n2\n# %0253d1\n0\n", "3 node ids for 4 ranks" },
     };

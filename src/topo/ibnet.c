@@ -99,20 +99,27 @@ static int by_guid(const void *a, const void *b)
     return x->guid < y->guid ? -1 : x->guid > y->guid ? 1 : (x->line > y->line) - (x->line < y->line);
 }
 
-/* The records sorted by (kind, GUID), for look-ups. Two Switch (or two Ca)
- * records with one GUID end the run: the second would be a phantom that
- * every link to the GUID misses. */
+/* The records sorted by (kind, GUID), for look-ups. Two Switch records with
+ * one GUID (or two Ca records listing one port) end the run: the second
+ * would be a phantom that every link to the GUID misses. */
 static gl_t *guid_index(const rnode_t *nd, uint32_t nn)
 {
     gl_t *g = xmalloc((nn + 1) * sizeof *g);
     for (uint32_t i = 0; i < nn; i++) g[i] = (gl_t){ nd[i].guid, nd[i].line, (uint32_t)nd[i].sw, i };
     qsort(g, nn, sizeof *g, by_guid);
-    for (uint32_t i = 1; i < nn; i++)
-        if (g[i].sw == g[i - 1].sw && g[i].guid == g[i - 1].guid) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "this %s's GUID is already that of the record on line %u", g[i].sw ? "switch" : "CA", g[i - 1].line);
-            bad((int)g[i].line, msg);
-        }
+    for (uint32_t i = 1; i < nn; i++) {
+        if (g[i].sw != g[i - 1].sw || g[i].guid != g[i - 1].guid) continue;
+        /* one HCA may come as a record per port (icnsim's own writer does
+         * so): the same CA GUID again is right if its ports are others */
+        uint64_t both = 0;
+        for (uint32_t k = i; k > 0 && !g[i].sw && g[k - 1].sw == 0 && g[k - 1].guid == g[i].guid; k--)
+            both |= nd[g[k - 1].node].listed & nd[g[i].node].listed;
+        if (!g[i].sw && !both) continue;
+        char msg[128];
+        snprintf(msg, sizeof msg, "this %s's GUID is already that of the record on line %u%s", g[i].sw ? "switch" : "CA",
+                 g[i - 1].line, g[i].sw ? "" : ", with a port of the same number");
+        bad((int)g[i].line, msg);
+    }
     return g;
 }
 

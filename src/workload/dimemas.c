@@ -49,7 +49,7 @@ typedef struct dtask {
     uint32_t *irq, nirq, irq_cap;   /* first pass: the (source, tag) pairs of its immediate receives not yet waited for */
 } dtask_t;
 
-typedef struct comm { uint32_t id, n, *t; } comm_t;
+typedef struct comm { uint32_t id, n, *t; uint64_t line; } comm_t;
 
 typedef struct dim {
     FILE *f;
@@ -118,6 +118,7 @@ static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
         if (x->v[2] > 4000000) return "the root task id is out of range";
         return x->v[4] > UINT32_MAX || x->v[5] > UINT32_MAX ? "a collective of more than 4 GB (2^32 - 1 bytes)" : NULL;
     }
+    if (x->v[0] > 4000000) return "the peer task id is out of range";
     if (ntasks && x->v[0] >= ntasks) return "the peer task is beyond the trace's tasks";
     if (x->v[2] > UINT32_MAX) return "a message of more than 4 GB (2^32 - 1 bytes)";
     if (x->v[3] >= 1u << 30) return "a tag of 2^30 or more (kept for collectives)";
@@ -154,24 +155,37 @@ static const comm_t *comm_find(const dim_t *d, uint64_t id)
     return NULL;
 }
 
-#define COLL_LATER ((const char *)1)
-
-/* What a collective record's task, communicator and root break, given the
- * communicators and task count known so far (final: the whole trace's);
- * NULL if nothing, COLL_LATER if a communicator defined further on could
- * still make it right. */
-static const char *coll_check(const dim_t *d, const rec_t *x, int final)
+/* What a collective record's task, communicator and root break against a
+ * defined communicator; NULL if nothing. (An undefined one is every task
+ * for ids 0 and 1, an error for others: settled once the trace is read.) */
+static const char *coll_check(const comm_t *c, const rec_t *x)
 {
-    const comm_t *c = comm_find(d, x->v[1]);
-    if (c) {
-        int me = 0, root = 0;
-        for (uint32_t i = 0; i < c->n; i++) { me |= c->t[i] == x->task; root |= c->t[i] == x->v[2]; }
-        return !me ? "the task is not in the collective's communicator" : !root ? "the root is not in the communicator" : NULL;
+    int me = 0, root = 0;
+    for (uint32_t i = 0; i < c->n; i++) { me |= c->t[i] == x->task; root |= c->t[i] == x->v[2]; }
+    return !me ? "the task is not in the collective's communicator" : !root ? "the root is not in the communicator" : NULL;
+}
+
+/* A communicator id used by collectives while undefined: its first use, and
+ * its largest root with that root's line. */
+typedef struct early { uint64_t id, line, root, root_line; int defined_later; } early_t;
+
+/* The collectives, read again once every communicator is known (only when
+ * one was defined after its first use: prv2dim writes them first). */
+static int recheck_collectives(dim_t *d, char **line, size_t *lcap)
+{
+    char *f[MAXF];
+    uint64_t ln = 0;
+    if (fseeko(d->f, 0, SEEK_SET)) return fail(d, 0, strerror(errno));
+    while (getline(line, lcap, d->f) > 0) {
+        ln++;
+        if (strncmp(*line, "10:", 3)) continue;
+        rec_t x;
+        const char *why = parse(f, fields(*line, f), d->ntasks, &x);
+        const comm_t *c = why ? NULL : comm_find(d, x.v[1]);
+        if (!why && c) why = coll_check(c, &x);
+        if (why) return fail(d, ln, why);
     }
-    if (x->v[1] > 0 && !final) return COLL_LATER;   /* comm 1 is every task only if never defined */
-    if (x->v[1] > 1) return "an undefined communicator (d:1:comm:... defines one; 0 and 1 are every task)";
-    if (!d->ntasks) return final ? NULL : COLL_LATER;
-    return x->v[2] >= d->ntasks ? "the root is beyond the trace's tasks" : NULL;
+    return 1;
 }
 
 /* First pass: header, communicators, every task's runs of records, and the
@@ -182,17 +196,16 @@ static int scan(dim_t *d)
     char *line = NULL, *f[MAXF];
     size_t lcap = 0;
     ssize_t len;
-    uint64_t ln = 0, peer_ln = 0;
+    uint64_t ln = 0, peer_ln = 0, maxpeer = 0;
     off_t at = 0;
-    uint32_t maxtask = 0, cap = 0, maxpeer = 0;
-    int seen = 0, ok = 0;
-    struct later { off_t at; uint64_t ln; } *later = NULL;   /* collectives to check at the end */
-    uint32_t nlater = 0, later_cap = 0;
+    uint32_t maxtask = 0, cap = 0;
+    int seen = 0, ok = 0, again = 0;
+    early_t *early = NULL;   /* communicator ids used before their definition (or never defined) */
+    uint32_t nearly = 0;
     while ((len = getline(&line, &lcap, d->f)) > 0) {
         ln++;
         off_t next = ftello(d->f);
         if (memchr(line, 0, (size_t)len)) { fail(d, ln, "a NUL byte in the line (not a text file?)"); goto out; }
-        if (len > 4095) { fail(d, ln, "line longer than 4095 characters"); goto out; }   /* the replay's buffer */
         if (skipped(line)) {
             const char *g = line[0] == '#' ? strchr(line, '(') : NULL;
             if (g && !d->ntasks) {   /* "...:N(...)": N tasks */
@@ -211,19 +224,31 @@ static int scan(dim_t *d)
             uint64_t id, cnt, x;
             if (n < 4 || !num(f[2], &id) || !num(f[3], &cnt) || (uint64_t)n != 4 + cnt || !cnt || id > UINT32_MAX)
                 { fail(d, ln, "want d:1:comm:n followed by n task ids"); goto out; }
-            if (comm_find(d, id)) { fail(d, ln, "a second definition of the communicator"); goto out; }
             d->comm = xrealloc(d->comm, (d->ncomm + 1) * sizeof *d->comm);
             comm_t *c = &d->comm[d->ncomm++];
-            c->id = (uint32_t)id, c->n = 0, c->t = xmalloc(cnt * sizeof *c->t);
+            c->id = (uint32_t)id, c->n = 0, c->t = xmalloc(cnt * sizeof *c->t), c->line = ln;
             for (uint64_t i = 0; i < cnt; i++) {
                 if (!num(f[4 + i], &x) || x > 4000000) { fail(d, ln, "a communicator member is not a task id"); goto out; }
+                if (d->ntasks && x >= d->ntasks) { fail(d, ln, "a communicator names a task beyond the trace's"); goto out; }
                 for (uint32_t k = 0; k < c->n; k++)
                     if (c->t[k] == x) { fail(d, ln, "a task listed twice in the communicator"); goto out; }
                 c->t[c->n++] = (uint32_t)x;
             }
+            const comm_t *old = comm_find(d, id);   /* the first of that id: a repeat must be the same */
+            if (old != c) {
+                if (old->n != c->n || memcmp(old->t, c->t, c->n * sizeof *c->t)) {
+                    fail(d, ln, "a second, different definition of the communicator");
+                    goto out;
+                }
+                free(c->t);
+                d->ncomm--;
+            }
+            for (uint32_t i = 0; i < nearly; i++)
+                if (early[i].id == id) again = 1;   /* used before: its collectives are read again at the end */
             at = next;
             continue;
         }
+        if (len > 4095) { fail(d, ln, "a record longer than 4094 characters and its newline"); goto out; }   /* the replay's buffer */
         rec_t x;
         const char *why = parse(f, n, d->ntasks, &x);
         if (why) { fail(d, ln, why); goto out; }
@@ -236,7 +261,7 @@ static int scan(dim_t *d)
         }
         if (task + 1 > maxtask) maxtask = (uint32_t)task + 1;
         dtask_t *dt = &d->task[task];
-        if ((x.type == 2 || x.type == 3) && (!peer_ln || x.v[0] > maxpeer)) { maxpeer = (uint32_t)x.v[0]; peer_ln = ln; }
+        if ((x.type == 2 || x.type == 3) && (!peer_ln || x.v[0] > maxpeer)) { maxpeer = x.v[0]; peer_ln = ln; }
         if (x.type == 3 && x.v[5] == 1) {   /* an immediate receive: its wait must find it */
             if (dt->nirq + 2 > dt->irq_cap) dt->irq = xrealloc(dt->irq, (dt->irq_cap = dt->irq_cap ? 2 * dt->irq_cap : 8) * sizeof *dt->irq);
             dt->irq[dt->nirq++] = (uint32_t)x.v[0];
@@ -248,11 +273,16 @@ static int scan(dim_t *d)
             memmove(dt->irq + k, dt->irq + k + 2, (dt->nirq - k - 2) * sizeof *dt->irq);
             dt->nirq -= 2;
         } else if (x.type == 10) {
-            why = coll_check(d, &x, 0);
-            if (why == COLL_LATER) {
-                if (nlater == later_cap) later = xrealloc(later, (later_cap = later_cap ? 2 * later_cap : 16) * sizeof *later);
-                later[nlater++] = (struct later){ at, ln };
-            } else if (why) { fail(d, ln, why); goto out; }
+            const comm_t *c = comm_find(d, x.v[1]);
+            if (c && (why = coll_check(c, &x))) { fail(d, ln, why); goto out; }
+            if (!c) {
+                uint32_t i = 0;
+                while (i < nearly && early[i].id != x.v[1]) i++;
+                if (i == nearly) {
+                    early = xrealloc(early, (nearly + 1) * sizeof *early);
+                    early[nearly++] = (early_t){ x.v[1], ln, x.v[2], ln, 0 };
+                } else if (x.v[2] > early[i].root) early[i].root = x.v[2], early[i].root_line = ln;
+            }
         }
         run_add(dt, at, next);
         seen = 1;
@@ -263,26 +293,25 @@ static int scan(dim_t *d)
     if (d->ntasks && maxtask > d->ntasks) { fail(d, ln, "a task id beyond the header's task count"); goto out; }
     if (!d->ntasks) d->ntasks = maxtask;
     if (peer_ln && maxpeer >= d->ntasks) { fail(d, peer_ln, "the peer task is beyond the trace's tasks"); goto out; }
-    for (uint32_t i = 0; i < nlater; i++) {   /* collectives met before their communicator's definition, or the header */
-        rec_t x;
-        if (fseeko(d->f, later[i].at, SEEK_SET) || getline(&line, &lcap, d->f) <= 0) { fail(d, later[i].ln, "cannot read the line again"); goto out; }
-        const char *why = parse(f, fields(line, f), d->ntasks, &x);
-        if (!why) why = coll_check(d, &x, 1);
-        if (why) { fail(d, later[i].ln, why); goto out; }
+    for (uint32_t i = 0; i < d->ncomm; i++)
+        for (uint32_t k = 0; k < d->comm[i].n; k++)
+            if (d->comm[i].t[k] >= d->ntasks) { fail(d, d->comm[i].line, "a communicator names a task beyond the trace's"); goto out; }
+    for (uint32_t i = 0; i < nearly; i++) {   /* ids never defined: 0 and 1 are every task */
+        if (comm_find(d, early[i].id)) continue;
+        if (early[i].id > 1) { fail(d, early[i].line, "an undefined communicator (d:1:comm:... defines one; 0 and 1 are every task)"); goto out; }
+        if (early[i].root >= d->ntasks) { fail(d, early[i].root_line, "the root is beyond the trace's tasks"); goto out; }
     }
+    if (again && !recheck_collectives(d, &line, &lcap)) goto out;
     if (cap < d->ntasks) {
         d->task = xrealloc(d->task, d->ntasks * sizeof *d->task);
         memset(d->task + cap, 0, (d->ntasks - cap) * sizeof *d->task);
         d->ntask_alloc = d->ntasks;
     }
-    for (uint32_t i = 0; i < d->ncomm; i++)
-        for (uint32_t k = 0; k < d->comm[i].n; k++)
-            if (d->comm[i].t[k] >= d->ntasks) { fail(d, ln, "a communicator names a task beyond the trace's"); goto out; }
     for (uint32_t t = 0; t < d->ntasks; t++) d->task[t].pos = d->task[t].nrun ? d->task[t].run[0].start : 0;
     ok = 1;
 out:
     for (uint32_t t = 0; t < cap; t++) { free(d->task[t].irq); d->task[t].irq = NULL; }
-    free(later);
+    free(early);
     free(line);
     return ok;
 }

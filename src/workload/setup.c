@@ -62,8 +62,8 @@ static void map_ranks(sim_t *s, cfg_t *c, wl_t *w)
                 fclose(f);
                 cfg_fail(c, K_WL_MAP_FILE, "%s:%u: want one node id below %u per line (then at most a # comment)", path, ln, s->nnodes);
             }
-            if (k == w->nranks) { fclose(f); cfg_fail(c, K_WL_MAP_FILE, "%s:%u: more node ids than the %u ranks", path, ln, w->nranks); }
-            w->rank[k++].node = (uint32_t)v;
+            if (k < w->nranks) w->rank[k].node = (uint32_t)v;   /* more ids than ranks: the first ones (one file serves a sweep of workload.ranks) */
+            k++;
         }
         free(line);
         fclose(f);
