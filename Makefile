@@ -9,7 +9,8 @@
 #                 cachegrind (RECORD=1: append to bench/cachegrind.csv; NOTE, CASE as above)
 #   make golden   compare short runs' result digests with tests/golden/digests.txt
 #                 (make golden-update rewrites them: commit with a reason)
-#   make fuzz     AFL++ on the configuration parser and set-up (tests/fuzz/run.sh)
+#   make fuzz     AFL++ on the configuration parser and set-up, FUZZ_TARGETS=... on the
+#                 readers of fabric, LFT, trace and CCT files (tests/fuzz/run.sh)
 #   make MPI=1    build-mpi/icnsim: sweeps over MPI ranks (needs mpicc)
 CC      ?= cc
 OPT     ?= -O2
@@ -98,9 +99,10 @@ golden: $(BIN)
 golden-update: $(BIN)
 	ICNSIM=$(BIN) bash tests/golden/run.sh update
 
-# AFL++ on the configuration parser and set-up (seconds: FUZZ_SECONDS).
+# AFL++ on the configuration parser and set-up, or on the file readers
+# (seconds per target: FUZZ_SECONDS; FUZZ_TARGETS: config ibnet lft dimemas cct).
 fuzz:
-	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+	bash tests/fuzz/run.sh $(or $(FUZZ_SECONDS),60) $(FUZZ_TARGETS)
 
 bench: icnsim
 	if command -v mpicc >/dev/null; then $(MAKE) MPI=1; fi
