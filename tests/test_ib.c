@@ -537,38 +537,49 @@ TEST(ib_list_names_engines)
 }
 
 /* A dual-port HCA, both ports cabled, as ibnetdiscover writes it (one Ca
- * record with two port lines): read, written back (icnsim writes a Ca record
- * per port) and read again with the written tables: the same results. */
+ * record with two port lines) and split in a record per port (as icnsim
+ * wrote it before): read, written back (one record per CA) and read again
+ * with the written tables: the same results. */
 TEST(ib_files_dual_port_ca_round_trip)
 {
-    static const char *fabric =
+    static const char *fabrics[] = {
         "Switch\t4 \"S-01\"\n[1]\t\"H-0a\"[1](b)\n[2]\t\"H-0a\"[2](c)\n[3]\t\"H-0d\"[1](e)\n\n"
         "Ca\t2 \"H-0a\"\n[1](b) \t\"S-01\"[1]\t# lid 2 lmc 0\n[2](c) \t\"S-01\"[2]\t# lid 4 lmc 0\n\n"
-        "Ca\t1 \"H-0d\"\n[1](e) \t\"S-01\"[3]\t# lid 6 lmc 0\n";
-    char dir[128] = "", net[192], ini[192], cmd[2048], out[4096];
-    test_tmpdir(dir, sizeof dir, "ib2p");
-    snprintf(net, sizeof net, "%s/in.net", dir);
-    snprintf(ini, sizeof ini, "%s/x.ini", dir);
-    write_text(net, fabric);
-    write_text(ini, "load = 0.3\n[time]\nwarmup = 1us\nmeasure = 5us\n[topology]\ntype = ibnetdiscover\n[routing]\nalgorithm = lft\n");
-    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/a -s ib.net_file=%s -s ib.write_net=%s/w.net -s ib.write_lfts=%s/w.lft && "
-             "%s run %s -q -o %s/b -s ib.net_file=%s/w.net -s ib.engine=file -s ib.lft_file=%s/w.lft",
-             icnsim_bin(), ini, dir, net, dir, dir, icnsim_bin(), ini, dir, dir, dir);
-    int rc = run_cmd(cmd, out, sizeof out);
-    CHECK(rc == 0, "round trip of a dual-port CA: status %d: %s", rc, out);
-    /* the results (summary.csv from its status column on) are the same */
-    char row[2][8192] = { "", "" };
-    for (int k = 0; k < 2; k++) {
-        char path[256], head[8192];
-        snprintf(path, sizeof path, "%s/%c/summary.csv", dir, "ab"[k]);
-        FILE *f = fopen(path, "r");
-        CHECK(f && fgets(head, sizeof head, f) && fgets(row[k], sizeof row[k], f), "cannot read %s", path);
-        if (f) fclose(f);
-        int col = 0;
-        for (const char *h = head; h && strncmp(h, "status,", 7); h = strchr(h, ',') ? strchr(h, ',') + 1 : NULL) col++;
-        char *r = row[k];
-        for (int i = 0; i < col && r; i++) r = strchr(r, ',') ? strchr(r, ',') + 1 : NULL;
-        memmove(row[k], r ? r : "", strlen(r ? r : "") + 1);
+        "Ca\t1 \"H-0d\"\n[1](e) \t\"S-01\"[3]\t# lid 6 lmc 0\n",
+        "Switch\t4 \"S-01\"\n[1]\t\"H-0a\"[1](b)\n[2]\t\"H-0a\"[2](c)\n[3]\t\"H-0d\"[1](e)\n\n"
+        "Ca\t1 \"H-0a\"\n[1](b) \t\"S-01\"[1]\t# lid 2 lmc 0\n\nCa\t2 \"H-0a\"\n[2](c) \t\"S-01\"[2]\t# lid 4 lmc 0\n\n"
+        "Ca\t1 \"H-0d\"\n[1](e) \t\"S-01\"[3]\t# lid 6 lmc 0\n",
+    };
+    for (int v = 0; v < 2; v++) {
+        char dir[128] = "", net[192], ini[192], cmd[2048], out[4096];
+        test_tmpdir(dir, sizeof dir, v ? "ib2q" : "ib2p");
+        snprintf(net, sizeof net, "%s/in.net", dir);
+        snprintf(ini, sizeof ini, "%s/x.ini", dir);
+        write_text(net, fabrics[v]);
+        write_text(ini, "load = 0.3\n[time]\nwarmup = 1us\nmeasure = 5us\n[topology]\ntype = ibnetdiscover\n"
+                        "[routing]\nalgorithm = lft\n");
+        snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/a -s ib.net_file=%s -s ib.write_net=%s/w.net -s ib.write_lfts=%s/w.lft && "
+                 "%s run %s -q -o %s/b -s ib.net_file=%s/w.net -s ib.engine=file -s ib.lft_file=%s/w.lft",
+                 icnsim_bin(), ini, dir, net, dir, dir, icnsim_bin(), ini, dir, dir, dir);
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 0, "round trip of a dual-port CA: status %d: %s", rc, out);
+        /* the results (summary.csv from its status column on) are the same */
+        char row[2][8192] = { "", "" };
+        for (int k = 0; k < 2; k++) {
+            char path[256], head[8192];
+            snprintf(path, sizeof path, "%s/%c/summary.csv", dir, "ab"[k]);
+            FILE *f = fopen(path, "r");
+            CHECK(f && fgets(head, sizeof head, f) && fgets(row[k], sizeof row[k], f), "cannot read %s", path);
+            if (f) fclose(f);
+            int col = 0;
+            for (const char *h = head; h && strncmp(h, "status,", 7); h = strchr(h, ',') ? strchr(h, ',') + 1 : NULL) col++;
+            char *r = row[k];
+            for (int i = 0; i < col && r; i++) r = strchr(r, ',') ? strchr(r, ',') + 1 : NULL;
+            memmove(row[k], r ? r : "", strlen(r ? r : "") + 1);
+        }
+        CHECK(row[0][0] && !strcmp(row[0], row[1]), "fabric %d: results differ after the round trip:\n%s%s", v, row[0], row[1]);
+        snprintf(cmd, sizeof cmd, "grep -c '^Ca' %s/w.net", dir);
+        run_cmd(cmd, out, sizeof out);
+        CHECK(atoi(out) == 2, "fabric %d: %s Ca records written for 2 CAs", v, out);
     }
-    CHECK(row[0][0] && !strcmp(row[0], row[1]), "results differ after the round trip:\n%s%s", row[0], row[1]);
 }

@@ -123,10 +123,16 @@ void ib_write_net(const ib_subnet_t *ib, const sim_t *s, FILE *f)
     for (uint32_t n = 0; n < s->nnodes; n++) {
         uint64_t g = ibnet_ca_guid(s, n);
         uint32_t q = s->port[s->nic[n].port].peer, w = s->port[q].dev;
-        fprintf(f, "vendid=0x2c9\ndevid=0x1017\nsysimgguid=0x%" PRIx64 "\ncaguid=0x%" PRIx64 "\n", g, g);
-        fprintf(f, "Ca\t%u \"H-%016" PRIx64 "\"\t\t# \"%s\"\n", ibnet_ca_port(s, n), g, ibnet_ca_name(s, n, cb, sizeof cb));
-        fprintf(f, "[%u](%" PRIx64 ") \t\"S-%016" PRIx64 "\"[%u]\t\t# lid %u lmc %u \"%s\" lid %u %s\n\n", ibnet_ca_port(s, n),
+        if (!n || ibnet_ca_guid(s, n - 1) != g) {   /* one record per CA, with the lines of all its ports (as read) */
+            uint32_t ports = ibnet_ca_port(s, n);
+            for (uint32_t m = n + 1; m < s->nnodes && ibnet_ca_guid(s, m) == g; m++)
+                if (ibnet_ca_port(s, m) > ports) ports = ibnet_ca_port(s, m);
+            fprintf(f, "vendid=0x2c9\ndevid=0x1017\nsysimgguid=0x%" PRIx64 "\ncaguid=0x%" PRIx64 "\n", g, g);
+            fprintf(f, "Ca\t%u \"H-%016" PRIx64 "\"\t\t# \"%s\"\n", ports, g, ibnet_ca_name(s, n, cb, sizeof cb));
+        }
+        fprintf(f, "[%u](%" PRIx64 ") \t\"S-%016" PRIx64 "\"[%u]\t\t# lid %u lmc %u \"%s\" lid %u %s\n", ibnet_ca_port(s, n),
                 ibnet_ca_pguid(s, n), ibnet_sw_guid(s, w), s->port[q].local + 1u, ib->base[n], ib->lmc,
                 ibnet_sw_name(s, w, nb, sizeof nb), ib->nlid + w <= IB_LID_MAX ? ib->nlid + w : 0, ibnet_rate(s, s->nic[n].port));
+        if (n + 1 == s->nnodes || ibnet_ca_guid(s, n + 1) != g) fputc('\n', f);
     }
 }
