@@ -186,3 +186,35 @@ TEST(dimemas_empty_window_has_zero_node_rates)
     cfg_free(&c);
     unlink(path);
 }
+
+/* Records as prv2dim writes them: a wait's peer thread is -1, and an
+ * immediate collective's wait is a global-operation record whose tenth
+ * field is 2. Both are read; the wait of a collective is no operation (the
+ * collective ran at its start), so the two traces give the same operations. */
+TEST(dimemas_reads_prv2dim_waits)
+{
+    static const char *with =
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\n3:0:0:1:-1:8:0:0:1\n3:0:0:1:-1:8:0:0:2\n2:1:0:0:-1:8:0:0:0\n"
+        "10:0:0:11:0:0:-1:8:8:1\n10:1:0:11:0:0:-1:8:8:1\n10:0:0:11:0:0:-1:8:8:2\n10:1:0:11:0:0:-1:8:8:2\n1:0:0:0.5\n";
+    static const char *without =
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\n3:0:0:1:0:8:0:0:1\n3:0:0:1:0:8:0:0:2\n2:1:0:0:0:8:0:0:0\n"
+        "10:0:0:11:0:0:0:8:8\n10:1:0:11:0:0:0:8:8\n1:0:0:0.5\n";
+    const char *text[2] = { with, without };
+    wop_t o[2][32];
+    int n[2];
+    for (int k = 0; k < 2; k++) {
+        char path[] = "/tmp/icnsim-dimw-XXXXXX";
+        int fd = mkstemp(path);
+        size_t len = strlen(text[k]);
+        CHECK(fd >= 0 && write(fd, text[k], len) == (ssize_t)len && close(fd) == 0, "cannot write %s", path);
+        uint32_t nr = 0;
+        n[k] = ops_of(path, 0, o[k], 32, &nr);
+        unlink(path);
+    }
+    int same = n[0] > 4 && n[0] == n[1];
+    for (int i = 0; same && i < n[0]; i++)
+        same = o[0][i].kind == o[1][i].kind && o[0][i].peer == o[1][i].peer && o[0][i].tag == o[1][i].tag && o[0][i].arg == o[1][i].arg;
+    CHECK(same, "rank 0: %d operations with prv2dim's waits, %d without, or different ones", n[0], n[1]);
+    CHECK(o[0][0].kind == OP_IRECV && o[0][1].kind == OP_WAIT && o[0][n[0] - 2].kind == OP_COMPUTE,
+          "rank 0: irecv, wait, the allreduce's steps, the burst");
+}

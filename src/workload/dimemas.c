@@ -10,10 +10,13 @@
  *                                                     2 immediate, 3 immediate ready: OP_ISEND)
  *   3:task:thread:src:sthr:bytes:tag:comm:mode   receive (mode 0: OP_RECV, 1 immediate: OP_IRECV,
  *                                                     2 wait for the immediate one: OP_WAIT)
- *   10:task:thread:op:comm:root:rthr:sendbytes:recvbytes[:...]  collective (below)
+ *   10:task:thread:op:comm:root:rthr:sendbytes:recvbytes[:sync]  collective (below); sync 2:
+ *                                            the wait of an immediate one (no operation: it ran at its start)
  *   20:task:thread:type:value[:...]          event (ignored)
  *   s:...                                    offset table (ignored)
- * Tasks are numbered from 0; one thread per task (thread 0 or 1).
+ * Tasks are numbered from 0; one thread per task (thread 0 or 1). The peer's
+ * and root's threads and a point-to-point communicator are not used: any
+ * integer is read there (prv2dim writes -1 in waits).
  *
  * Collectives, by Dimemas' global-operation ids, become the point-to-point
  * steps of wl_collective among the communicator's tasks (comm 0 or an
@@ -90,7 +93,17 @@ static int num(const char *s, uint64_t *v)
 }
 
 /* A record's numbers: type, task, thread, then the type's fields. */
-typedef struct rec { uint64_t type, task, thr, v[6]; double sec; } rec_t;
+typedef struct rec { uint64_t type, task, thr, v[6]; double sec; int gwait; } rec_t;
+
+/* Any integer: the fields the replay ignores (a peer's or root's thread,
+ * which prv2dim writes as -1 in waits, and a point-to-point communicator). */
+static int any_int(const char *s)
+{
+    char *end;
+    errno = 0;
+    (void)strtoll(s, &end, 10);
+    return end != s && !*end && !errno;
+}
 
 /* Parse and check the fields of a task record; NULL if valid, else why not. */
 static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
@@ -111,8 +124,13 @@ static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
         return NULL;
     }
     if (t == 0 || t == 20) return NULL;
-    for (int i = 3; i < want; i++)
-        if (!num(f[i], &x->v[i - 3])) return "a field is not a non-negative integer";
+    for (int i = 3; i < want; i++) {
+        int ignored = t == 10 ? i == 6 : i == 4 || i == 7;
+        if (ignored ? !any_int(f[i]) : !num(f[i], &x->v[i - 3])) return "a field is not a non-negative integer";
+        if (ignored) x->v[i - 3] = 0;
+    }
+    /* a global operation's tenth field, 2: the wait of an immediate (non-blocking) one */
+    x->gwait = t == 10 && n > 9 && !strcmp(f[9], "2");
     if (t == 10) {
         if (x->v[0] >= 14) return "an unsupported collective (global operation ids 0-13 are replayed)";
         if (x->v[2] > 4000000) return "the root task id is out of range";
@@ -376,7 +394,8 @@ static int record(dim_t *d, uint32_t r, char *line, wop_t *op)
     case 1: *op = (wop_t){ OP_COMPUTE, 0, 0, (uint64_t)llround(x.sec * 1e12) }; return 1;
     case 2: *op = (wop_t){ (uint8_t)(v[5] <= 1 ? OP_SEND : OP_ISEND), (uint32_t)v[0], (uint32_t)v[3], v[2] }; return 1;
     case 3: *op = (wop_t){ (uint8_t)(v[5] == 0 ? OP_RECV : v[5] == 1 ? OP_IRECV : OP_WAIT), (uint32_t)v[0], (uint32_t)v[3], v[2] }; return 1;
-    case 10: break;
+    case 10: if (x.gwait) return 0;   /* the collective ran when it started: its wait is no operation */
+        break;
     default: return 0;   /* noop, event */
     }
     /* 10: op, comm, root, rthr, sendsize, recvsize */
