@@ -449,6 +449,15 @@ TEST(ib_files_malformed)
         const char *file = cases[k].lft ? lft : net;
         CHECK(rc == 2 && strstr(out, file) && strstr(out, cases[k].want), "case %zu: exit %d, want 2 and '%s%s': %s", k, rc, file, cases[k].want, out);
     }
+    /* a NUL byte in a table's entry (written past it: fputs stops there) */
+    write_text(net, "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n");
+    static const char nul[] = "Unicast lids [0-1] of switch Lid 2 guid 0x0000000000000001 ('s'):\n0x0001 001\0\n";
+    FILE *lf = fopen(lft, "w");
+    CHECK(lf && fwrite(nul, 1, sizeof nul - 1, lf) == sizeof nul - 1 && fclose(lf) == 0, "cannot write %s", lft);
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.net_file=%s -s ib.lft_file=%s -o /tmp/icnsim-ib-out", icnsim_bin(), ini, net, lft);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, lft) && strstr(out, ":2: a NUL byte"), "a NUL byte in an LFT dump: exit %d: %s", rc, out);
     unlink(net); unlink(lft); unlink(ini);
 }
 

@@ -56,12 +56,12 @@ static uint32_t from_file(cc_t *cc, const char *path)
     }
     char *buf = NULL;
     size_t cap = 0;
-    ssize_t len;
+    long len;
     int line = 0;
     uint32_t n = 0;
-    while ((len = getline(&buf, &cap, f)) > 0) {   /* whole lines: a long comment's tail is no entry */
+    while ((len = text_line(&buf, &cap, f)) != -1) {   /* whole lines: a long comment's tail is no entry */
         line++;
-        if (memchr(buf, 0, (size_t)len)) { fclose(f); file_fail(path, line, "a NUL byte in the line (not a text file?)"); }
+        if (len == TEXT_LINE_NUL) { fclose(f); file_fail(path, line, "a NUL byte in the line (not a text file?)"); }
         char *h = strchr(buf, '#');
         if (h) *h = 0;
         char *p = buf;

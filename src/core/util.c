@@ -60,6 +60,13 @@ void *xrealloc(void *p, size_t n)
     return p;
 }
 
+long text_line(char **line, size_t *cap, FILE *f)
+{
+    ssize_t n = getline(line, cap, f);
+    if (n <= 0) return -1;
+    return memchr(*line, 0, (size_t)n) ? TEXT_LINE_NUL : (long)n;
+}
+
 void *ring_grow(void *buf, uint32_t *head, uint32_t *cap, size_t elem)
 {
     uint32_t n = *cap, nc = n ? 2 * n : 4;

@@ -2,6 +2,7 @@
 #ifndef ICN_UTIL_H
 #define ICN_UTIL_H
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define ICN_NIL 0xffffffffu
@@ -18,6 +19,11 @@ void *xaligned_alloc(size_t align, size_t n);
 /* A full ring buffer of `elem`-byte entries (cap of them, the first at
  * *head) doubled (4 if empty), unrolled so the first entry is at 0. */
 void *ring_grow(void *buf, uint32_t *head, uint32_t *cap, size_t elem);
+/* The next whole line of a text file into *line (getline's buffer): its
+ * length, -1 at the end, or TEXT_LINE_NUL when it holds a NUL byte (the
+ * readers of users' files refuse those: the rest of the line would be lost). */
+#define TEXT_LINE_NUL (-2)
+long text_line(char **line, size_t *cap, FILE *f);
 
 /* Internal error (a bug or resource exhaustion): message and exit status 1. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

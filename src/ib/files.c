@@ -32,8 +32,10 @@ void ib_read_lfts(ib_subnet_t *ib, const sim_t *s, const char *path)
     /* per LID: the table (1, 2, ...) and line of its last entry, so that a
      * LID listed twice in one table is caught without clearing per table */
     uint32_t *tab = xcalloc(ib->nlid, sizeof *tab), *at = xcalloc(ib->nlid, sizeof *at), ntab = 0;
-    while (getline(&line, &cap, f) > 0) {
+    long len;
+    while ((len = text_line(&line, &cap, f)) != -1) {
         ln++;
+        if (len == TEXT_LINE_NUL) bad(path, ln, "a NUL byte in the line (not a text file?)");
         char *p = line;
         while (isspace((unsigned char)*p)) p++;
         p[strcspn(p, "\r\n")] = 0;

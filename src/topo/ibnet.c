@@ -147,10 +147,10 @@ static void build(sim_t *s, cfg_t *c)
     char *line = NULL;
     size_t cap = 0;
     int ln = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) > 0) {
+    long len;
+    while ((len = text_line(&line, &cap, f)) != -1) {
         ln++;
-        if (memchr(line, 0, (size_t)len)) bad(ln, "a NUL byte in the line (not a text file?)");
+        if (len == TEXT_LINE_NUL) bad(ln, "a NUL byte in the line (not a text file?)");
         char *p = line;
         while (isspace((unsigned char)*p)) p++;
         p[strcspn(p, "\r\n")] = 0;

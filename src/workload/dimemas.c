@@ -185,7 +185,7 @@ static const char *coll_check(const comm_t *c, const rec_t *x)
 
 /* A communicator id used by collectives while undefined: its first use, and
  * its largest root with that root's line. */
-typedef struct early { uint64_t id, line, root, root_line; int defined_later; } early_t;
+typedef struct early { uint64_t id, line, root, root_line; } early_t;
 
 /* The collectives, read again once every communicator is known (only when
  * one was defined after its first use: prv2dim writes them first). */
@@ -213,17 +213,17 @@ static int scan(dim_t *d)
 {
     char *line = NULL, *f[MAXF];
     size_t lcap = 0;
-    ssize_t len;
+    long len;
     uint64_t ln = 0, peer_ln = 0, maxpeer = 0;
     off_t at = 0;
     uint32_t maxtask = 0, cap = 0;
     int seen = 0, ok = 0, again = 0;
     early_t *early = NULL;   /* communicator ids used before their definition (or never defined) */
     uint32_t nearly = 0;
-    while ((len = getline(&line, &lcap, d->f)) > 0) {
+    while ((len = text_line(&line, &lcap, d->f)) != -1) {
         ln++;
         off_t next = ftello(d->f);
-        if (memchr(line, 0, (size_t)len)) { fail(d, ln, "a NUL byte in the line (not a text file?)"); goto out; }
+        if (len == TEXT_LINE_NUL) { fail(d, ln, "a NUL byte in the line (not a text file?)"); goto out; }
         if (skipped(line)) {
             const char *g = line[0] == '#' ? strchr(line, '(') : NULL;
             if (g && !d->ntasks) {   /* "...:N(...)": N tasks */
@@ -247,7 +247,6 @@ static int scan(dim_t *d)
             c->id = (uint32_t)id, c->n = 0, c->t = xmalloc(cnt * sizeof *c->t), c->line = ln;
             for (uint64_t i = 0; i < cnt; i++) {
                 if (!num(f[4 + i], &x) || x > 4000000) { fail(d, ln, "a communicator member is not a task id"); goto out; }
-                if (d->ntasks && x >= d->ntasks) { fail(d, ln, "a communicator names a task beyond the trace's"); goto out; }
                 for (uint32_t k = 0; k < c->n; k++)
                     if (c->t[k] == x) { fail(d, ln, "a task listed twice in the communicator"); goto out; }
                 c->t[c->n++] = (uint32_t)x;
@@ -298,7 +297,7 @@ static int scan(dim_t *d)
                 while (i < nearly && early[i].id != x.v[1]) i++;
                 if (i == nearly) {
                     early = xrealloc(early, (nearly + 1) * sizeof *early);
-                    early[nearly++] = (early_t){ x.v[1], ln, x.v[2], ln, 0 };
+                    early[nearly++] = (early_t){ x.v[1], ln, x.v[2], ln };
                 } else if (x.v[2] > early[i].root) early[i].root = x.v[2], early[i].root_line = ln;
             }
         }

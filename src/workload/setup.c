@@ -48,9 +48,9 @@ static void map_ranks(sim_t *s, cfg_t *c, wl_t *w)
         if (!f) cfg_fail(c, K_WL_MAP_FILE, "cannot read '%s'", path);
         char *line = NULL;
         size_t cap = 0;
-        ssize_t len;
+        long len;
         uint32_t k = 0, ln = 0;
-        while ((len = getline(&line, &cap, f)) > 0) {   /* one node id per line, then at most a # comment */
+        while ((len = text_line(&line, &cap, f)) != -1) {   /* one node id per line, then at most a # comment */
             ln++;
             char *p = line + strspn(line, " \t\r\n");
             if (*p == '#' || !*p) continue;
@@ -58,7 +58,7 @@ static void map_ranks(sim_t *s, cfg_t *c, wl_t *w)
             errno = 0;
             unsigned long v = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : (end = p, 0);
             end += strspn(end, " \t\r\n");
-            if (end == p || errno || v >= s->nnodes || (*end && *end != '#') || memchr(line, 0, (size_t)len)) {
+            if (end == p || errno || v >= s->nnodes || (*end && *end != '#') || len == TEXT_LINE_NUL) {
                 fclose(f);
                 cfg_fail(c, K_WL_MAP_FILE, "%s:%u: want one node id below %u per line (then at most a # comment)", path, ln, s->nnodes);
             }
