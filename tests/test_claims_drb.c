@@ -29,7 +29,9 @@ static result_t run_file(const char *file, const char *const *sets, uint64_t *hi
 #define CC "cc.mode=iba", "cc.max_delay=100us", "cc.ccti_timer=128", "nic.flows=64"
 
 /* Seed 001: the same below about 400 bits/us (load 0.2 of a 2 Gbps link);
- * DRB's throughput above IBA_CC's at saturation. */
+ * DRB's throughput above IBA_CC's at saturation, and, so that the gain is
+ * known to come from its paths and not from its not throttling, above
+ * IBA CC's marking without throttling (CCTI_Increase 0) on path 0. */
 TEST(claim_drb_ib_equals_iba_cc_at_low_load_and_beats_it_at_saturation)
 {
     const char *pats[] = { "traffic.pattern=butterfly", "traffic.pattern=transpose" };
@@ -38,10 +40,13 @@ TEST(claim_drb_ib_equals_iba_cc_at_low_load_and_beats_it_at_saturation)
         const char *lo_drb[] = { pats[i], "load=0.1", "time.measure=1ms", CC, "multipath.scheme=drb-ib", NULL };
         const char *hi_cc[] = { pats[i], "load=1.0", "time.measure=1ms", CC, NULL };
         const char *hi_drb[] = { pats[i], "load=1.0", "time.measure=1ms", CC, "multipath.scheme=drb-ib", NULL };
+        const char *hi_one[] = { pats[i], "load=1.0", "time.measure=1ms", CC, "cc.ccti_increase=0", NULL };
         double a = run_file(SEED001, lo_cc, NULL).accepted, b = run_file(SEED001, lo_drb, NULL).accepted;
         CHECK(fabs(a - b) < 0.02 * a, "%s at 200 bits/us: IBA_CC %.4f, DRB %.4f", pats[i], a, b);
         a = run_file(SEED001, hi_cc, NULL).accepted, b = run_file(SEED001, hi_drb, NULL).accepted;
         CHECK(b > 1.35 * a, "%s at saturation: DRB %.3f not 35 %% above IBA_CC %.3f", pats[i], b, a);
+        a = run_file(SEED001, hi_one, NULL).accepted;
+        CHECK(b > 1.25 * a, "%s at saturation: DRB %.3f not 25 %% above path 0 without throttling %.3f", pats[i], b, a);
     }
 }
 

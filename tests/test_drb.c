@@ -285,7 +285,9 @@ TEST(drb_opens_and_closes_at_the_thresholds)
     CHECK(pr->p[1].in1 != pr->p[0].in1 || pr->p[1].in2 != pr->p[0].in2, "the new path is path 0");
     simtime_t opened = s.now;
     s.now += 1000;
-    drb_feedback(&s, pr, 0, opened - 1, 40 * l0, ICN_NIL);
+    pr->p[1].lat = 40.0 * (double)l0;   /* with the new path congested too, the old ACK puts the ratio above drb.high */
+    drb_feedback(&s, pr, 0, opened - 1, 200 * l0, ICN_NIL);
+    CHECK(drb_ratio(pr, m->max_paths) > m->high, "the ACK from before the change is not above drb.high: it tests nothing");
     CHECK(mp_width(pr) == 2, "an ACK from before the change opened another path");
     for (int i = 0; i < 20 && mp_width(pr) == 2; i++) {   /* the new path congests too */
         s.now += 1000;
@@ -330,6 +332,8 @@ TEST(prdrb_database_returns_the_solution_of_a_recurring_pattern_only)
     pr->cset = make_set(m, a, 4);
     drb_set_path(&s, pr, 1, 1, 62);
     drb_set_path(&s, pr, 2, 8, 55);
+    pr->p[1].lat = 123456;
+    pr->p[2].lat = 234567;
     pr->episode = 1;
     prdrb_save(&s, pr, 1.1);
     CHECK(pr->db != ICN_NIL && m->saves == 1, "not saved");
@@ -346,10 +350,10 @@ TEST(prdrb_database_returns_the_solution_of_a_recurring_pattern_only)
     int has1 = 0, has2 = 0;
     for (uint32_t i = 1; i < m->max_paths; i++)
         if (pr->open >> i & 1) {
-            has1 |= pr->p[i].in1 == 1 && pr->p[i].in2 == 62;
-            has2 |= pr->p[i].in1 == 8 && pr->p[i].in2 == 55;
+            has1 |= pr->p[i].in1 == 1 && pr->p[i].in2 == 62 && pr->p[i].lat == 123456;
+            has2 |= pr->p[i].in1 == 8 && pr->p[i].in2 == 55 && pr->p[i].lat == 234567;
         }
-    CHECK(has1 && has2, "the applied metapath is not the stored one");
+    CHECK(has1 && has2, "the applied metapath (paths and their latency estimates) is not the stored one");
     /* a worse solution for the same pattern does not replace the better one */
     pr->p[1].in1 = 2;
     prdrb_save(&s, pr, 1.5);
@@ -430,6 +434,219 @@ TEST(drb_idle_pair_returns_to_path_0_and_prdrb_keeps_the_solution)
     m->ops.pick(&s, 0, 63);
     CHECK(mp_width(pr) == 1 && !pr->episode && pr->inflight == 1, "not reset: width %u", mp_width(pr));
     CHECK(pr->db != ICN_NIL && m->saves == 1, "PR-DRB did not keep the solution");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Contending sets in use: the pool's records not on its free list. */
+static uint32_t csets_in_use(const mp_t *m)
+{
+    uint32_t n = m->ncs;
+    for (uint32_t c = m->cs_free; c != ICN_NIL; c = m->cs[c].next) n--;
+    return n;
+}
+
+static void cset_is(const mp_t *m, uint32_t k, const uint32_t *src, uint32_t n, const char *what)
+{
+    CHECK(k != ICN_NIL && m->cs[k].n == n, "%s: %u flows", what, k == ICN_NIL ? 0 : m->cs[k].n);
+    for (uint32_t i = 0; i < n; i++) CHECK(m->cs[k].f[i] == ((uint64_t)src[i] << 32 | (src[i] + 1)), "%s: flow %u", what, i);
+}
+
+/* A router that holds no other flow records nothing (the packet may be
+ * recorded further on), and an empty set matches nothing. */
+TEST(prdrb_no_contending_flows_is_no_pattern)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=pr-drb");
+    mp_t *m = s.mp;
+    uint32_t id = pkt_alloc(&s);
+    s.pkt[id].src = 0;
+    s.pkt[id].dst = 63;
+    s.pkt[id].kind = PK_DATA;
+    uint32_t before = csets_in_use(m);
+    CHECK(prdrb_record(&s, 0, id) == ICN_NIL, "an idle router recorded a pattern");
+    CHECK(csets_in_use(m) == before, "the empty record was not given back");
+    const uint32_t a[] = { 3, 9 };
+    uint32_t e1 = make_set(m, a, 0), e2 = make_set(m, a, 0), x = make_set(m, a, 2);
+    CHECK(prdrb_similarity(&m->cs[e1], &m->cs[e2]) == 0, "two empty sets match");
+    CHECK(prdrb_similarity(&m->cs[e1], &m->cs[x]) == 0 && prdrb_similarity(&m->cs[x], &m->cs[e1]) == 0, "an empty set matches");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* An episode's pattern is the first set it sees; the database is consulted
+ * once per episode; the pattern ends with its episode, so the next episode
+ * is matched on a set of its own, not on the one just stored. */
+TEST(prdrb_episode_pattern_is_its_first_fresh_set)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=pr-drb");
+    mp_t *m = s.mp;
+    pair_t *pr = mp_pair(m, mp_pair_get(&s, 0, 63));
+    simtime_t l0 = pr->p[0].l0;
+    const uint32_t a[] = { 3, 9, 12, 20 }, b[] = { 30, 31, 40, 41 };
+    s.now = 1000000;
+    drb_feedback(&s, pr, 0, s.now, 20 * l0, make_set(m, a, 4));   /* the episode starts with A */
+    CHECK(pr->episode && mp_width(pr) == 2 && m->misses == 1, "episode %u, width %u, misses %llu", pr->episode, mp_width(pr),
+          (unsigned long long)m->misses);
+    for (int i = 0; i < 5; i++) {   /* later sets and ACKs above drb.high in the same episode */
+        s.now += 1000;
+        drb_feedback(&s, pr, (uint8_t)(i & 1), s.now, 40 * l0, make_set(m, b, 4));
+    }
+    cset_is(m, pr->cset, a, 4, "the episode's pattern");
+    CHECK(m->misses == 1, "the database was consulted %llu times in one episode", (unsigned long long)m->misses);
+    for (int i = 0; i < 40 && pr->episode; i++) {   /* recovery: the episode ends, its metapath stored under A */
+        s.now += 1000;
+        for (uint32_t k = 0; k < m->max_paths; k++)
+            if (pr->open >> k & 1) drb_feedback(&s, pr, (uint8_t)k, s.now, 0, ICN_NIL);
+    }
+    CHECK(!pr->episode && m->saves == 1 && pr->cset == ICN_NIL, "episode %u, saves %llu, pattern kept %d", pr->episode,
+          (unsigned long long)m->saves, pr->cset != ICN_NIL);
+    s.now += 1000;
+    drb_feedback(&s, pr, 0, s.now, 200 * l0, ICN_NIL);   /* a new episode, no set yet: nothing to match */
+    CHECK(pr->episode && m->hits == 0, "the new episode applied the stored solution on the old pattern");
+    s.now += 1000;
+    for (uint32_t k = 0; k < m->max_paths; k++)   /* A recurs, every path congested: its solution applies */
+        if (pr->open >> k & 1) drb_feedback(&s, pr, (uint8_t)k, s.now, 200 * l0, k ? ICN_NIL : make_set(m, a, 4));
+    CHECK(m->hits == 1, "the recurring pattern found no solution");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Of two stored solutions that both match, the more similar one applies. */
+TEST(prdrb_lookup_prefers_the_most_similar_solution)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=pr-drb");
+    mp_t *m = s.mp;
+    m->match = 0.3;
+    pair_t *pr = mp_pair(m, mp_pair_get(&s, 0, 63));
+    const uint32_t a[] = { 3, 9, 12, 20 }, a2[] = { 3, 40, 41, 50 }, q[] = { 3, 9, 12, 41 };
+    pr->cset = make_set(m, a, 4);
+    drb_set_path(&s, pr, 1, 1, 62);
+    pr->episode = 1;
+    prdrb_save(&s, pr, 1.1);
+    uint32_t first = pr->db;
+    drb_close(&s, pr);
+    pr->cset = make_set(m, a2, 4);
+    drb_set_path(&s, pr, 1, 8, 55);
+    prdrb_save(&s, pr, 1.1);
+    CHECK(m->saves == 2 && pr->db != first, "two patterns, %llu solutions", (unsigned long long)m->saves);
+    uint32_t qs = make_set(m, q, 4);   /* 3 of 5 flows with A, 2 of 6 with A2: both match */
+    CHECK(prdrb_similarity(&m->cs[qs], &m->cs[m->sol[pr->db].cset]) >= m->match, "the other solution does not match");
+    uint32_t k = prdrb_lookup(m, pr, qs);
+    CHECK(k == first, "the less similar solution was chosen");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* A path closed and reopened in its slot: ACKs of packets sent on it before
+ * the reopening are stale, whatever their latency. */
+TEST(drb_acks_from_before_a_reopening_are_stale)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=drb");
+    mp_t *m = s.mp;
+    pair_t *pr = mp_pair(m, mp_pair_get(&s, 0, 63));
+    s.now = 1000000;
+    drb_set_path(&s, pr, 1, 1, 62);
+    simtime_t first = s.now;
+    s.now += 5000;
+    CHECK(drb_close(&s, pr) && mp_width(pr) == 1, "closing");
+    s.now += 5000;
+    drb_set_path(&s, pr, 1, 1, 62);
+    double lat = pr->p[1].lat;
+    uint64_t stale = m->stale;
+    drb_feedback(&s, pr, 1, first + 1, 100 * pr->p[0].l0, ICN_NIL);
+    CHECK(m->stale == stale + 1 && pr->p[1].lat == lat, "an ACK from the path's earlier opening changed its estimate");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* A message's later packets follow its path while it is open, and path 0
+ * once it has closed. */
+TEST(drb_later_packets_of_a_closed_path_take_path_0)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=drb");
+    mp_t *m = s.mp;
+    pair_t *pr = mp_pair(m, mp_pair_get(&s, 0, 63));
+    drb_set_path(&s, pr, 1, 1, 62);
+    uint32_t id = pkt_alloc(&s);
+    s.pkt[id].src = 0;
+    s.pkt[id].dst = 63;
+    s.pkt[id].kind = PK_DATA;
+    m->ops.stamp(&s, id, 1);
+    CHECK(s.pkt[id].path == 1 && s.proute[id].via[0] == 1 && s.proute[id].via[1] == 62, "path 1 while open: path %u",
+          s.pkt[id].path);
+    CHECK(drb_close(&s, pr) && mp_width(pr) == 1, "closing");
+    m->ops.stamp(&s, id, 1);
+    CHECK(s.pkt[id].path == 0, "a packet took its message's closed path");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* The multipath time series has a row for every interval of the
+ * statistics' own, the last included. */
+TEST(drb_time_series_covers_every_interval)
+{
+    const char *sets[] = { "multipath.scheme=drb", "load=0.8", "traffic.pattern=bitrev", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, cube_ini, sets);
+    CHECK(sim_run(&s) == 0, "run");
+    CHECK(s.mp->nsampled == s.st.nbins && s.st.nbins > 1, "%u of %u intervals sampled", s.mp->nsampled, s.st.nbins);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Messages of several packets: only the last packet's set travels back in
+ * the ACK; the others' are given back at the destination, so the sets in
+ * use stay within what packets, ACKs, pairs and solutions can hold. */
+TEST(prdrb_sets_of_multi_packet_messages_are_given_back)
+{
+    const char *sets[] = { "multipath.scheme=pr-drb", "load=0.8", "traffic.pattern=bitrev", "traffic.message_size=4KB",
+                           "time.measure=600us", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, cube_ini, sets);
+    CHECK(sim_run(&s) == 0, "run");
+    const mp_t *m = s.mp;
+    uint32_t acks = m->nack, sols = m->nsol;
+    for (uint32_t a = m->ack_free; a != ICN_NIL; a = m->ack[a].next) acks--;
+    for (uint32_t k = m->sol_free; k != ICN_NIL; k = m->sol[k].next) sols--;
+    uint32_t bound = s.pkt_live + acks + m->pairs_live + sols;
+    CHECK(m->records > 100, "nothing recorded: %llu", (unsigned long long)m->records);
+    CHECK(csets_in_use(m) <= bound, "%u sets in use, at most %u can be referenced", csets_in_use(m), bound);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* DRB over LIDs keeps a pair only while it holds something: a BECN count,
+ * a path beyond path 0, a timer. */
+TEST(drbib_pairs_at_rest_are_freed)
+{
+    const char *sets[] = { "topology.type=torus", "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2",
+                           "switch.vcs=5", "cc.mode=iba", "multipath.scheme=drb-ib", "load=0.6", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, cube_ini, sets);
+    CHECK(sim_run(&s) == 0, "run");
+    const mp_t *m = s.mp;
+    uint32_t rest = 0, live = 0;
+    for (uint32_t i = 0; i < m->npair_cap; i++) {
+        const pair_t *pr = mp_pair(m, i);
+        if (pr->node == ICN_NIL) continue;
+        live++;
+        rest += pr->open == 1 && !pr->timer_on && pr->p[0].notes <= 0;
+    }
+    CHECK(live == m->pairs_live && rest == 0, "%u of %u live pairs at rest", rest, live);
+    CHECK(m->pairs_peak > 0, "no pair was ever made");
     sim_free(&s);
     cfg_free(&c);
 }

@@ -202,6 +202,16 @@ int drb_close(sim_t *s, pair_t *pr)
     return 1;
 }
 
+/* The episode ends (PR-DRB stores its metapath under its pattern); its
+ * pattern goes with it, so the next episode is matched on a set of its own. */
+static void episode_end(sim_t *s, pair_t *pr, double r)
+{
+    mp_t *m = s->mp;
+    if (pr->episode && m->scheme == MP_PRDRB) prdrb_save(s, pr, r);
+    pr->episode = 0;
+    if (pr->cset != ICN_NIL) { mp_cset_free(m, pr->cset); pr->cset = ICN_NIL; }
+}
+
 /* A pair that has been quiet (nothing in flight, no recent ACK) forgets its
  * metapath: PR-DRB keeps it as a solution of the episode's pattern first. */
 void drb_idle(sim_t *s, pair_t *pr)
@@ -210,8 +220,7 @@ void drb_idle(sim_t *s, pair_t *pr)
     simtime_t limit = m->idle ? m->idle : 20 * pr->p[0].l0;
     if (s->now - pr->last_ack <= limit) return;
     double r = drb_ratio(pr, m->max_paths);
-    if (pr->episode && m->scheme == MP_PRDRB) prdrb_save(s, pr, r);
-    pr->episode = 0;
+    episode_end(s, pr, r);
     for (uint32_t i = 1; i < m->max_paths; i++)
         if (pr->open >> i & 1) { pr->open &= (uint16_t)~(1u << i); m->alt_open--; m->closes++; }
     pr->p[0].lat = (double)pr->p[0].l0;
@@ -238,12 +247,13 @@ void drb_feedback(sim_t *s, pair_t *pr, uint8_t slot, simtime_t sent, simtime_t 
     if (sent < pr->reconf) return;   /* feedback from before the last change */
     double r = drb_ratio(pr, m->max_paths);
     if (r > m->high) {
-        if (!pr->episode) { pr->episode = 1; pr->applied = 0; }
+        if (!pr->episode) { pr->episode = 1; pr->consulted = 0; }
         int changed = 0;
-        if (m->scheme == MP_PRDRB && !pr->applied && pr->cset != ICN_NIL) {
+        if (m->scheme == MP_PRDRB && !pr->consulted && pr->cset != ICN_NIL) {
+            /* once per episode: its pattern and the pair's database stay as they are until it ends */
             uint32_t sol = prdrb_lookup(m, pr, pr->cset);
+            pr->consulted = 1;
             if (sol != ICN_NIL && prdrb_apply(s, pr, sol)) {
-                pr->applied = 1;
                 m->hits++;
                 changed = 1;
                 mp_log(s, pr, LOG_APPLY, r);
@@ -254,10 +264,7 @@ void drb_feedback(sim_t *s, pair_t *pr, uint8_t slot, simtime_t sent, simtime_t 
         if (!changed && drb_open(s, pr)) { changed = 1; mp_log(s, pr, LOG_OPEN, r); }
         if (changed) pr->reconf = s->now;
     } else if (r < m->low) {
-        if (pr->episode) {
-            if (m->scheme == MP_PRDRB) prdrb_save(s, pr, r);
-            pr->episode = 0;
-        }
+        if (pr->episode) episode_end(s, pr, r);
         if (drb_close(s, pr)) { pr->reconf = s->now; mp_log(s, pr, LOG_CLOSE, r); }
     }
 }

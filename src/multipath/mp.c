@@ -141,8 +141,13 @@ static uint32_t ack_alloc(mp_t *m)
 static uint8_t mp_pick(sim_t *s, uint32_t n, uint32_t dst)
 {
     mp_t *m = s->mp;
-    pair_t *pr = mp_pair(m, mp_pair_get(s, n, dst));
-    if (m->scheme == MP_DRBIB) return drb_pick(s, pr, &m->rng[n]);
+    uint32_t i = mp_pair_get(s, n, dst);
+    pair_t *pr = mp_pair(m, i);
+    if (m->scheme == MP_DRBIB) {   /* no ACKs: a pair at rest (no BECN, no timer) goes at once */
+        uint8_t path = drb_pick(s, pr, &m->rng[n]);
+        mp_pair_maybe_free(s, i);
+        return path;
+    }
     if (!pr->inflight && pr->open != 1 && s->now - pr->last_ack > m->idle) drb_idle(s, pr);
     pr->inflight++;
     return drb_pick(s, pr, &m->rng[n]);
@@ -172,8 +177,7 @@ static void mp_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
         mphdr_t *h = mp_hdr(s, id);
         simtime_t w = s->now - s->parr[id];
         h->qlat += w;
-        if (m->scheme == MP_PRDRB && !h->pred && w > m->monitor) {
-            h->cset = prdrb_record(s, s->port[go].dev, id);
+        if (m->scheme == MP_PRDRB && !h->pred && w > m->monitor && (h->cset = prdrb_record(s, s->port[go].dev, id)) != ICN_NIL) {
             h->pred = 1;
             m->records++;
         }
@@ -191,6 +195,12 @@ static uint32_t mp_ack_out(sim_t *s, uint32_t id)
     m->ack[a].cset = h->cset;   /* the set moves from the packet to the ACK */
     m->ack[a].path = s->pkt[id].path;
     return a;
+}
+
+static void mp_passed(sim_t *s, uint32_t id)
+{
+    mphdr_t *h = mp_hdr(s, id);
+    if (h->cset != ICN_NIL) { mp_cset_free(s->mp, h->cset); h->cset = ICN_NIL; }
 }
 
 static void mp_ack_in(sim_t *s, uint32_t id)
@@ -230,6 +240,7 @@ static void setup_drb(sim_t *s, cfg_t *c, mp_t *m)
     if (m->radius > diam)
         cfg_fail(c, K_DRB_RADIUS, "a supernode radius of %u hops is beyond the network (its diameter is %u)", m->radius, diam);
     m->ops.ack_out = mp_ack_out;
+    m->ops.passed = mp_passed;
     m->ops.ack_in = mp_ack_in;
     m->ops.ack_size = (uint32_t)cfg_u64(c, K_DRB_ACK_SIZE);
     s->want_parr = 1;

@@ -56,7 +56,7 @@ typedef struct pair {
     uint32_t next;
     uint16_t open;           /* slots in use; bit 0 (path 0) always */
     uint8_t episode;         /* the metapath went above drb.high and has not come back below drb.low */
-    uint8_t applied;         /* PR-DRB: a stored solution was applied in this episode */
+    uint8_t consulted;       /* PR-DRB: the database was consulted in this episode (hit or miss) */
     uint8_t notified;        /* DRB-IB: a BECN arrived since the last timer expiry */
     uint8_t timer_on;
     uint32_t inflight;       /* messages sent and not yet acknowledged */
@@ -140,6 +140,7 @@ void drb_set_path(sim_t *s, pair_t *pr, uint32_t slot, uint32_t in1, uint32_t in
 simtime_t drb_zero_load(const sim_t *s, uint32_t hops);
 
 /* prdrb.c */
+/* the contending flows packet id meets at switch w, or ICN_NIL if none */
 uint32_t prdrb_record(sim_t *s, uint32_t w, uint32_t id);
 double prdrb_similarity(const cset_t *a, const cset_t *b);
 uint32_t prdrb_lookup(const mp_t *m, const pair_t *pr, uint32_t cset);

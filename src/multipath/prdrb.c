@@ -4,7 +4,9 @@
  * The record: at the first router where a packet waits longer than
  * prdrb.monitor, the (source, destination) pairs of the other data packets
  * in that router's input buffers, at most MP_CSET of them (input ports and
- * VCs in order), sorted. Patterns are matched by Jaccard similarity of
+ * VCs in order), sorted; none (the packet waits behind its own flow
+ * only) is no record, and a later router may record it. Patterns are
+ * matched by Jaccard similarity of
  * these sets: a stored solution applies when |A n B| / |A u B| reaches
  * prdrb.match (1 = the same set), the most similar first. A pair stores at
  * most prdrb.db_size solutions; a new pattern beyond that replaces the
@@ -41,12 +43,13 @@ uint32_t prdrb_record(sim_t *s, uint32_t w, uint32_t id)
                 uint64_t f = (uint64_t)p->src << 32 | p->dst;
                 if (p->kind == PK_DATA && f != own) cset_add(c, f);
             }
+    if (!c->n) { mp_cset_free(m, ci); return ICN_NIL; }
     return ci;
 }
 
 double prdrb_similarity(const cset_t *a, const cset_t *b)
 {
-    if (!a->n && !b->n) return 1;
+    if (!a->n || !b->n) return 0;   /* no flows: no evidence of a pattern */
     uint32_t i = 0, j = 0, common = 0;
     while (i < a->n && j < b->n) {
         if (a->f[i] == b->f[j]) { common++; i++; j++; }

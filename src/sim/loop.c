@@ -54,6 +54,7 @@ static void window_end(sim_t *s)
 {
     s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
     if (s->cc) cc_on_sample(s, s->st.nbins);
+    if (s->mp) mp_on_sample(s, s->st.nbins);
     transport_sync(s, s->now);   /* stalled nodes take (or drop) the window's messages now, as if woken */
     nic_count_generated(s);
     s->drain_target = s->st.w_gen_pkts;
@@ -422,6 +423,7 @@ int sim_run(sim_t *s)
     if (rc == EXIT_OK && !s->drain_max) {   /* the sample at the end time */
         s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
         if (s->cc) cc_on_sample(s, s->st.nbins);
+        if (s->mp) mp_on_sample(s, s->st.nbins);
     }
     if (rc == EXIT_DEADLOCK) {   /* the run ended here: statistics cover [0, now) */
         s->end = s->now;

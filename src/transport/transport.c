@@ -500,7 +500,11 @@ static int transport_deliver(sim_t *s, uint32_t id)
     }
     if (p->flags & PKT_FECN)   /* return a BECN in a CNP, on the VC the packet came on */
         ctrl_queue(s, p->dst, (ctrl_t){ p->src, PK_CNP, p->sl, PKT_BECN, p->path, 0 });
-    if (t->mp && t->mp->ack_out && (p->msg == ICN_NIL || s->msg_left[p->msg] == 1))   /* the message's last packet */
-        ctrl_queue(s, p->dst, (ctrl_t){ p->src, PK_ACK, p->sl, 0, p->path, t->mp->ack_out(s, id) });
+    if (t->mp && t->mp->ack_out) {
+        if (p->msg == ICN_NIL || s->msg_left[p->msg] == 1)   /* the message's last packet */
+            ctrl_queue(s, p->dst, (ctrl_t){ p->src, PK_ACK, p->sl, 0, p->path, t->mp->ack_out(s, id) });
+        else if (t->mp->passed)
+            t->mp->passed(s, id);
+    }
     return 0;
 }

@@ -107,6 +107,10 @@ typedef struct tp_mp {
     /* Optional (NULL: no ACKs). Data packet id, the last of its message,
      * reached its destination: returns the record of its ACK's payload. */
     uint32_t (*ack_out)(struct sim *s, uint32_t id);
+    /* Optional. Data packet id, not the last of its message, reached its
+     * destination: what its header holds is released (the ACK carries the
+     * last packet's). */
+    void (*passed)(struct sim *s, uint32_t id);
     /* ACK id, whose payload word (packet.msg) names its record, reached the
      * data's source */
     void (*ack_in)(struct sim *s, uint32_t id);
