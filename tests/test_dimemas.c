@@ -74,13 +74,16 @@ TEST(dimemas_whole_trace_checks_name_the_line)
         { "#DIMEMAS:\"t\":1,0:4294967295(1,1),0\n1:0:0:0.1\n", ":1: the header's task count is above 4000000" },
         { H2 "10:0:0:0:7:0:0:8:8\n10:1:0:0:7:0:0:8:8\n", ":2: an undefined communicator" },
         { H2 "d:1:5:1:1\n10:0:0:0:5:1:0:8:8\n", ":3: the task is not in the collective's communicator" },
-        { H2 "d:1:5:1:1\n10:1:0:1:5:0:0:8:8\n", ":3: the root is not in the communicator" },
+        { H2 "d:1:5:1:1\n10:1:0:10:5:0:0:8:8\n", ":3: the root is not in the communicator" },   /* reduce: the root task */
         { H2 "10:0:0:1:5:0:0:8:8\nd:1:5:1:1\n", ":2: the task is not in the collective's communicator" },   /* defined later */
-        { H2 "10:0:0:1:0:7:0:8:8\n", ":2: the root is beyond the trace's tasks" },
+        { H2 "10:0:0:10:0:7:0:8:8\n", ":2: the root is beyond the trace's tasks" },
+        { H2 "10:0:0:1:0:7:0:8:8\n", ":2: a bcast's, gather's or scatter's root field is not 0 or 1" },   /* a flag */
+        { H2 "10:0:0:4:0:1:0:8:8\n10:1:0:4:0:1:0:8:8\n", ":3: a second root for the same collective" },
+        { H2 "10:0:0:10:0:0:0:8:8\n10:1:0:10:0:1:0:8:8\n", ":3: a second root for the same collective" },
         { "2:0:0:5:0:8:0:0:0\n3:1:0:0:0:8:0:0:0\n", ":1: the peer task is beyond the trace's tasks" },
         { H2 "2:0:0:1:0:4294967296:0:0:0\n", ":2: a message of more than 4 GB" },
         { H2 "10:0:0:11:0:0:0:18446744073709551615:0\n", ":2: a collective of more than 4 GB" },
-        { H2 "10:0:0:1:0:4294967296:0:8:8\n", ":2: the root task id is out of range" },
+        { H2 "10:0:0:10:0:4294967296:0:8:8\n", ":2: the root task id is out of range" },
         { H2 "3:0:0:1:0:8:0:0:1\n3:0:0:1:0:8:5:0:2\n", ":3: a wait (mode 2) for a receive the task never posted" },
         { H2 "d:1:5:2:0:0\n", ":2: a task listed twice in the communicator" },
         { H2 "d:1:5:1:0\nd:1:5:1:1\n", ":3: a second, different definition of the communicator" },
@@ -217,4 +220,164 @@ TEST(dimemas_reads_prv2dim_waits)
     CHECK(same, "rank 0: %d operations with prv2dim's waits, %d without, or different ones", n[0], n[1]);
     CHECK(o[0][0].kind == OP_IRECV && o[0][1].kind == OP_WAIT && o[0][n[0] - 2].kind == OP_COMPUTE,
           "rank 0: irecv, wait, the allreduce's steps, the burst");
+}
+
+/* Text into a fresh file named from template path ("...-XXXXXX"). */
+static void write_tmp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    size_t len = strlen(text);
+    CHECK(fd >= 0 && write(fd, text, len) == (ssize_t)len && close(fd) == 0, "cannot write %s", path);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether every rank's sends and receives of the trace pair up (source,
+ * destination, tag; and the bytes in all): the ranks agree on each
+ * collective's members and root. */
+static int pairs_up(const char *path)
+{
+    char err[600];
+    uint32_t nr = 0;
+    void *d = dimemas_open_file(path, &nr, err, sizeof err);
+    CHECK(d, "%s: %s", path, err);
+    if (!d) return 0;
+    size_t ns = 0, nrv = 0, cap = 1024;
+    uint64_t *snd = malloc(cap * sizeof *snd), *rcv = malloc(cap * sizeof *rcv), sbytes = 0, rbytes = 0;
+    for (uint32_t r = 0; r < nr; r++) {
+        wop_t op;
+        for (dimemas_next(d, r, &op); op.kind != OP_END; dimemas_next(d, r, &op)) {
+            int s = op.kind == OP_SEND || op.kind == OP_ISEND, v = op.kind == OP_RECV || op.kind == OP_IRECV;
+            if (!s && !v) continue;
+            if (ns == cap || nrv == cap) {
+                cap *= 2;
+                snd = realloc(snd, cap * sizeof *snd);
+                rcv = realloc(rcv, cap * sizeof *rcv);
+            }
+            uint64_t src = s ? r : op.peer, dst = s ? op.peer : r, key = src << 42 | dst << 20 | (op.tag & 0xfffff);
+            if (s) snd[ns++] = key, sbytes += op.arg; else rcv[nrv++] = key, rbytes += op.arg;
+        }
+    }
+    dimemas_close(d);
+    qsort(snd, ns, sizeof *snd, by_u64);
+    qsort(rcv, nrv, sizeof *rcv, by_u64);
+    int ok = ns == nrv && sbytes == rbytes && !memcmp(snd, rcv, ns * sizeof *snd);
+    free(snd);
+    free(rcv);
+    return ok;
+}
+
+/* A communicator of any size: BSC's prv2dim defines MPI_COMM_WORLD with
+ * every task on one d line, so a trace of more than 60 tasks has one of
+ * more than 64 fields. 100 tasks in reverse order run an allreduce and a
+ * bcast whose root is task 7 over it. */
+TEST(dimemas_reads_communicators_of_any_size)
+{
+    enum { T = 100 };
+    char *text = malloc(1 << 16), path[] = "/tmp/icnsim-dimc-XXXXXX";
+    size_t len = (size_t)sprintf(text, "#DIMEMAS:\"big\":1,0:%d(1),0\nd:1:2:%d", T, T);
+    for (int i = T - 1; i >= 0; i--) len += (size_t)sprintf(text + len, ":%d", i);
+    len += (size_t)sprintf(text + len, "\n");
+    for (int t = 0; t < T; t++)
+        len += (size_t)sprintf(text + len, "10:%d:0:11:2:0:0:800:800\n10:%d:0:1:2:%d:0:64:64\n", t, t, t == 7);
+    write_tmp(path, text);
+    free(text);
+    static wop_t o[700];
+    uint32_t nr = 0;
+    int n = ops_of(path, 5, o, 700, &nr);
+    /* task 5 is rank 94: the ring's 198 steps of three operations, then the bcast from task 7 (rank 92) */
+    CHECK(nr == T && n == 198 * 3 + 4 + 1, "rank 5 of %u: %d operations", nr, n);
+    CHECK(o[0].kind == OP_IRECV && o[0].peer == 6 && o[0].arg == 8 && o[1].kind == OP_ISEND && o[1].peer == 4,
+          "the allreduce's first step: from rank 93 (task 6) to rank 95 (task 4)");
+    CHECK(n == 599 && o[594].kind == OP_IRECV && o[594].peer == 7 && o[594].arg == 64 && o[596].kind == OP_ISEND
+          && o[596].peer == 4 && o[598].kind == OP_END, "the bcast: from task 7 (its parent), to task 4 (its child)");
+    CHECK(pairs_up(path), "the 100 tasks' sends and receives do not pair up");
+    unlink(path);
+}
+
+/* A malformed communicator of more than 64 fields is refused as a short
+ * one is, with the file, the line and the same words, by the library and
+ * by the command line (status 2): the first member that is not a task id
+ * or repeats an earlier one is the error. */
+TEST(dimemas_big_communicator_errors_name_the_line)
+{
+    static const struct { int n, fields, bad_at, dup_at; const char *want; } cases[] = {
+        { 100, 100, -1, 99, ":2: a task listed twice in the communicator" },
+        { 100, 100, 90, 50, ":2: a task listed twice in the communicator" },   /* the repeat comes first */
+        { 100, 100, 30, 90, ":2: a communicator member is not a task id" },
+        { 100, 101, -1, -1, ":2: want d:1:comm:n followed by n task ids" },
+        { 100, 100, 70, -1, ":2: a communicator member is not a task id" },
+    };
+    char dir[128] = "", path[256], set[300], cmd[1024], out[4096];
+    test_tmpdir(dir, sizeof dir, "dimbig");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(path, sizeof path, "%s/bad%zu.dim", dir, i);
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL, "create %s", path);
+        if (!f) return;
+        fprintf(f, "#DIMEMAS:\"t\":1,0:100(1),0\nd:1:5:%d", cases[i].n);
+        for (int k = 0; k < cases[i].fields; k++) {
+            if (k == cases[i].bad_at) fprintf(f, ":%s", k % 2 ? "x" : "4000001");
+            else fprintf(f, ":%d", k == cases[i].dup_at ? 37 : k);   /* a repeat of task 37 (dup_at is after it) */
+        }
+        fprintf(f, "\n1:0:0:0.1\n");
+        CHECK(fclose(f) == 0, "write %s", path);
+        char err[600] = "";
+        uint32_t n;
+        void *d = dimemas_open_file(path, &n, err, sizeof err);
+        CHECK(!d && strstr(err, path) && strstr(err, cases[i].want), "case %zu: want '%s', got '%s'", i, cases[i].want, err);
+        if (d) dimemas_close(d);
+    }
+    snprintf(path, sizeof path, "%s/bad0.dim", dir);
+    snprintf(set, sizeof set, "-s workload.trace=%s", path);
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed000/base-432.ini -q -o %s/out -s time.warmup=0 -s workload.source=dimemas %s",
+             icnsim_bin(), dir, set);
+    char want[300];
+    snprintf(want, sizeof want, "%s:2: a task listed twice in the communicator", path);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, want), "the command line: status %d, output %s", rc, out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "cannot remove %s: %s", dir, out);
+}
+
+/* The root field of a global operation, as the Dimemas simulator reads it:
+ * for bcast, gather(v) and scatter(v) a flag on the root's own record; for
+ * reduce (10) the root's task id; a collective whose records flag no root
+ * has its communicator's first task as root. On communicator 5 = (2, 3, 1)
+ * the bcast's root is task 3 (its record's flag), the reduce's task 1 (not
+ * rank 1, task 3), the gather's task 2 (none flagged); task 0 is outside. */
+TEST(dimemas_root_field_as_dimemas_reads_it)
+{
+    static const char *text =
+        "#DIMEMAS:\"sub\":1,0:4(1,1,1,1),0\nd:1:5:3:2:3:1\n1:0:0:0.000001\n"
+        "10:1:0:1:5:0:0:1000:1000\n10:1:0:10:5:1:0:500:500\n10:1:0:2:5:0:0:300:300\n"
+        "10:2:0:1:5:0:0:1000:1000\n10:2:0:10:5:1:0:500:500\n10:2:0:2:5:0:0:300:300\n"
+        "10:3:0:1:5:1:0:1000:1000\n10:3:0:10:5:1:0:500:500\n10:3:0:2:5:0:0:300:300\n";
+    static const char *want[4] = { "", "r3 r2 r3 s2", "r3 s1 r3 r1", "s2 s1 s1 s2" };
+    char path[] = "/tmp/icnsim-dimr-XXXXXX";
+    write_tmp(path, text);
+    for (uint32_t r = 0; r < 4; r++) {
+        wop_t o[32];
+        uint32_t nr = 0;
+        int n = ops_of(path, r, o, 32, &nr);
+        char got[64] = "";
+        for (int i = 0; i < n && i < 32; i++)
+            if (o[i].kind == OP_ISEND || o[i].kind == OP_IRECV)
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%c%u", *got ? " " : "", o[i].kind == OP_ISEND ? 's' : 'r', o[i].peer);
+        CHECK(!strcmp(got, want[r]), "task %u: sends and receives '%s', want '%s'", r, got, want[r]);
+    }
+    int paired = pairs_up(path);
+    CHECK(paired, "the tasks' sends and receives do not pair up");
+    char set[64];
+    snprintf(set, sizeof set, "workload.trace=%s", path);
+    const char *sets[] = { "workload.source=dimemas", set, NULL };
+    result_t res;
+    if (paired)   /* else the set-up would exit */
+        CHECK(tsim_run_checked("[time]\nwarmup = 0\nmeasure = 5ms\n[topology]\ntype = rlft\nk = 4\nstages = 1\n", sets, &res) == 0,
+              "the trace did not replay to its end");
+    unlink(path);
 }

@@ -3,7 +3,8 @@
  * The .dim text format (BSC's Dimemas; prv2dim writes it), one record per
  * line, fields separated by ':':
  *   #DIMEMAS...                              header (the task count is read from its "N(" group if any)
- *   d:1:comm:n:t1:t2:...                     communicator `comm` of n tasks
+ *   d:1:comm:n:t1:t2:...:tn                  communicator `comm` of n tasks, in rank order (any n:
+ *                                            prv2dim lists every task in MPI_COMM_WORLD's)
  *   0:task:thread                            no operation
  *   1:task:thread:seconds                    CPU burst                      -> OP_COMPUTE
  *   2:task:thread:dst:dthr:bytes:tag:comm:mode   send (mode 0 standard, 1 blocking: OP_SEND;
@@ -28,11 +29,32 @@
  * allreduce. Sizes: the larger of the send and receive sizes, as the
  * collective's total. Other ids are an error naming the line.
  *
+ * The root field is read as the Dimemas simulator reads it (bsc-performance-
+ * tools/dimemas, Simulator/model/communic.c, GLOBAL_operation): for reduce
+ * (10) it is the root's task id, the same on every task's record (the
+ * simulator compares it with its own task's; prv2dim writes it so since
+ * 2022); for bcast, gather(v) and scatter(v) (1-5) it is a flag, 1 on the
+ * root's own record and 0 on the others' (prv2dim writes it so; the
+ * simulator makes the task whose record holds 1 the root); the other ids
+ * have no root and the field is not read. The records of one collective
+ * are its communicator's k-th with a root on each task (counted in the
+ * task's order); its root is the task whose record names or flags itself.
+ * If none does, the communicator's first task is the root (Dimemas takes the
+ * last to arrive); two are an error naming the line, and so is a flag other
+ * than 0 or 1. Extrae's mpi2dim writes the root's rank in the communicator
+ * there instead, on every record: Dimemas reads its files by the rule above,
+ * and so does this reader (a reduce's rank is taken for a task id, the same
+ * on a communicator of every task in order; for ids 1-5, rank 0 is no flag,
+ * the first task, as meant; rank 1 on every record, two roots; above 1, not
+ * a flag).
+ *
  * Streaming: a first pass records, for every task, the byte ranges of the
  * file that hold its records (one range per run of consecutive lines of that
- * task, so one per task when the trace is grouped by task), and reads the
- * communicators. Then each rank reads its next record on demand from its own
- * position: memory follows tasks and runs, not the trace length. */
+ * task, so one per task when the trace is grouped by task), reads the
+ * communicators and the roots of their collectives (a range of collectives
+ * per change of root). Then each rank reads its next record on demand from
+ * its own position: memory follows tasks, runs and roots, not the trace
+ * length. */
 #include "workload.h"
 #include "../core/util.h"
 #include <errno.h>
@@ -50,9 +72,18 @@ typedef struct dtask {
     uint32_t colls;            /* collectives met: their instance number */
     wl_fifo_t q;               /* expanded collective steps still to give */
     uint32_t *irq, nirq, irq_cap;   /* first pass: the (source, tag) pairs of its immediate receives not yet waited for */
+    struct cinst { uint64_t comm, k; } *ci;   /* per communicator it used: its collectives with a root so far */
+    uint32_t nci;
 } dtask_t;
 
-typedef struct comm { uint32_t id, n, *t; uint64_t line; } comm_t;
+/* A communicator: its tasks in rank order, and (task << 32 | rank) sorted,
+ * to find a task's rank. */
+typedef struct comm { uint32_t id, n, *t; uint64_t *idx, line; } comm_t;
+
+/* The roots of a communicator's collectives with a root (numbered per task
+ * from 0 in its order): runs of them with the same root task. */
+typedef struct rootrun { uint64_t k0, k1, line; uint32_t task; } rootrun_t;
+typedef struct rootlog { uint64_t comm; rootrun_t *r; uint32_t n, cap; } rootlog_t;
 
 typedef struct dim {
     FILE *f;
@@ -62,6 +93,8 @@ typedef struct dim {
     uint32_t ntask_alloc;      /* records in task (ntasks once the trace is read) */
     comm_t *comm;
     uint32_t ncomm;
+    rootlog_t *rl;             /* per communicator id that has collectives with a root */
+    uint32_t nrl;
     uint32_t *all;             /* 0 .. ntasks - 1 */
     char err[512];
 } dim_t;
@@ -105,6 +138,20 @@ static int any_int(const char *s)
     return end != s && !*end && !errno;
 }
 
+/* How a global operation's root field is read, as the Dimemas simulator
+ * reads it (see the header): reduce (10) names the root task; bcast,
+ * gather(v) and scatter(v) (1-5) flag the root's own record with 1; the
+ * others have no root. */
+enum { ROOT_NONE, ROOT_TASK, ROOT_FLAG };
+static int root_kind(uint64_t op) { return op == 10 ? ROOT_TASK : op >= 1 && op <= 5 ? ROOT_FLAG : ROOT_NONE; }
+
+/* Whether a collective record's task is its root. */
+static int self_root(const rec_t *x)
+{
+    int k = root_kind(x->v[0]);
+    return k == ROOT_TASK ? x->v[2] == x->task : k == ROOT_FLAG && x->v[2] == 1;
+}
+
 /* Parse and check the fields of a task record; NULL if valid, else why not. */
 static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
 {
@@ -133,7 +180,9 @@ static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
     x->gwait = t == 10 && n > 9 && !strcmp(f[9], "2");
     if (t == 10) {
         if (x->v[0] >= 14) return "an unsupported collective (global operation ids 0-13 are replayed)";
-        if (x->v[2] > 4000000) return "the root task id is out of range";
+        if (root_kind(x->v[0]) == ROOT_TASK && x->v[2] > 4000000) return "the root task id is out of range";
+        if (root_kind(x->v[0]) == ROOT_FLAG && x->v[2] > 1)
+            return "a bcast's, gather's or scatter's root field is not 0 or 1 (it flags the root's own record, as Dimemas reads it)";
         return x->v[4] > UINT32_MAX || x->v[5] > UINT32_MAX ? "a collective of more than 4 GB (2^32 - 1 bytes)" : NULL;
     }
     if (x->v[0] > 4000000) return "the peer task id is out of range";
@@ -173,14 +222,121 @@ static const comm_t *comm_find(const dim_t *d, uint64_t id)
     return NULL;
 }
 
+/* Task's rank in c, c->n if it is not a member. */
+static uint32_t comm_rank(const comm_t *c, uint64_t task)
+{
+    uint32_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->idx[mid] >> 32 < task) lo = mid + 1; else hi = mid;
+    }
+    return lo < c->n && c->idx[lo] >> 32 == task ? (uint32_t)c->idx[lo] : c->n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A communicator record, d:1:comm:n:t1:...:tn, into c (c->t and c->idx
+ * allocated, to be freed even on an error); NULL if valid, else why not.
+ * The line is walked, not split into an array: any n. The first member
+ * that is not a task id or repeats an earlier one is the error, as when
+ * each was checked against those before it; a sort finds the repeats. */
+static const char *comm_read(char *line, comm_t *c)
+{
+    *c = (comm_t){ 0 };
+    line[strcspn(line, "\r\n")] = 0;
+    uint64_t n = 1, id, cnt, x;
+    for (const char *p = line; (p = strchr(p, ':')); p++) n++;
+    char *f[4], *p = line;
+    for (int i = 0; i < 4 && p; i++) {
+        f[i] = p;
+        if ((p = strchr(p, ':'))) *p++ = 0;
+    }
+    if (n < 4 || !num(f[2], &id) || !num(f[3], &cnt) || n != 4 + cnt || !cnt || id > UINT32_MAX)
+        return "want d:1:comm:n followed by n task ids";
+    c->id = (uint32_t)id;
+    c->t = xmalloc(cnt * sizeof *c->t);
+    c->idx = xmalloc(cnt * sizeof *c->idx);
+    uint64_t good = 0;   /* the members before the first that is not a task id */
+    for (; good < cnt; good++) {
+        char *q = strchr(p, ':');
+        if (q) *q = 0;
+        if (!num(p, &x) || x > 4000000) break;
+        c->t[good] = (uint32_t)x;
+        c->idx[good] = x << 32 | good;
+        p = q ? q + 1 : p;
+    }
+    qsort(c->idx, good, sizeof *c->idx, cmp_u64);
+    for (uint64_t i = 1; i < good; i++)
+        if (c->idx[i] >> 32 == c->idx[i - 1] >> 32) return "a task listed twice in the communicator";
+    if (good < cnt) return "a communicator member is not a task id";
+    c->n = (uint32_t)cnt;
+    return NULL;
+}
+
 /* What a collective record's task, communicator and root break against a
  * defined communicator; NULL if nothing. (An undefined one is every task
  * for ids 0 and 1, an error for others: settled once the trace is read.) */
 static const char *coll_check(const comm_t *c, const rec_t *x)
 {
-    int me = 0, root = 0;
-    for (uint32_t i = 0; i < c->n; i++) { me |= c->t[i] == x->task; root |= c->t[i] == x->v[2]; }
-    return !me ? "the task is not in the collective's communicator" : !root ? "the root is not in the communicator" : NULL;
+    if (comm_rank(c, x->task) == c->n) return "the task is not in the collective's communicator";
+    if (root_kind(x->v[0]) == ROOT_TASK && comm_rank(c, x->v[2]) == c->n) return "the root is not in the communicator";
+    return NULL;
+}
+
+/* The number of task t's earlier collectives with a root on communicator
+ * comm (counted up by one). */
+static uint64_t comm_instance(dtask_t *t, uint64_t comm)
+{
+    uint32_t i = 0;
+    while (i < t->nci && t->ci[i].comm != comm) i++;
+    if (i == t->nci) {
+        t->ci = xrealloc(t->ci, (t->nci + 1) * sizeof *t->ci);
+        t->ci[t->nci++] = (struct cinst){ comm, 0 };
+    }
+    return t->ci[i].k++;
+}
+
+static rootlog_t *rootlog(const dim_t *d, uint64_t comm)
+{
+    for (uint32_t i = 0; i < d->nrl; i++)
+        if (d->rl[i].comm == comm) return &d->rl[i];
+    return NULL;
+}
+
+/* Task is the root of comm's collective k (read at line). */
+static void root_add(dim_t *d, uint64_t comm, uint64_t k, uint32_t task, uint64_t line)
+{
+    rootlog_t *l = rootlog(d, comm);
+    if (!l) {
+        d->rl = xrealloc(d->rl, (d->nrl + 1) * sizeof *d->rl);
+        l = &d->rl[d->nrl++];
+        *l = (rootlog_t){ comm, NULL, 0, 0 };
+    }
+    if (l->n && l->r[l->n - 1].task == task && l->r[l->n - 1].k1 == k) { l->r[l->n - 1].k1 = k + 1; return; }
+    if (l->n == l->cap) l->r = xrealloc(l->r, (l->cap = l->cap ? 2 * l->cap : 4) * sizeof *l->r);
+    l->r[l->n++] = (rootrun_t){ k, k + 1, line, task };
+}
+
+static int by_k0(const void *a, const void *b)
+{
+    const rootrun_t *x = a, *y = b;
+    return (x->k0 > y->k0) - (x->k0 < y->k0);
+}
+
+/* The root task of comm's collective k; UINT32_MAX if no record is its root. */
+static uint32_t root_of(const dim_t *d, uint64_t comm, uint64_t k)
+{
+    const rootlog_t *l = rootlog(d, comm);
+    uint32_t lo = 0, hi = l ? l->n : 0;
+    while (lo < hi) {   /* the first run that ends after k */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (l->r[mid].k1 <= k) lo = mid + 1; else hi = mid;
+    }
+    return l && lo < l->n && l->r[lo].k0 <= k ? l->r[lo].task : UINT32_MAX;
 }
 
 /* A communicator id used by collectives while undefined: its first use, and
@@ -237,37 +393,29 @@ static int scan(dim_t *d)
             at = next;
             continue;
         }
-        int n = fields(line, f);
-        if (!strcmp(f[0], "d")) {   /* d:1:comm:n:list */
-            uint64_t id, cnt, x;
-            if (n < 4 || !num(f[2], &id) || !num(f[3], &cnt) || (uint64_t)n != 4 + cnt || !cnt || id > UINT32_MAX)
-                { fail(d, ln, "want d:1:comm:n followed by n task ids"); goto out; }
-            d->comm = xrealloc(d->comm, (d->ncomm + 1) * sizeof *d->comm);
-            comm_t *c = &d->comm[d->ncomm++];
-            c->id = (uint32_t)id, c->n = 0, c->t = xmalloc(cnt * sizeof *c->t), c->line = ln;
-            for (uint64_t i = 0; i < cnt; i++) {
-                if (!num(f[4 + i], &x) || x > 4000000) { fail(d, ln, "a communicator member is not a task id"); goto out; }
-                for (uint32_t k = 0; k < c->n; k++)
-                    if (c->t[k] == x) { fail(d, ln, "a task listed twice in the communicator"); goto out; }
-                c->t[c->n++] = (uint32_t)x;
-            }
-            const comm_t *old = comm_find(d, id);   /* the first of that id: a repeat must be the same */
-            if (old != c) {
-                if (old->n != c->n || memcmp(old->t, c->t, c->n * sizeof *c->t)) {
-                    fail(d, ln, "a second, different definition of the communicator");
-                    goto out;
-                }
-                free(c->t);
-                d->ncomm--;
+        if (line[0] == 'd' && (line[1] == ':' || line[1] == '\r' || line[1] == '\n' || !line[1])) {   /* d:1:comm:n:list */
+            comm_t c;
+            const char *why = comm_read(line, &c);
+            const comm_t *old = why ? NULL : comm_find(d, c.id);   /* the first of that id: a repeat must be the same */
+            if (!why && old && (old->n != c.n || memcmp(old->t, c.t, c.n * sizeof *c.t)))
+                why = "a second, different definition of the communicator";
+            if (why || old) {
+                free(c.t);
+                free(c.idx);
+                if (why) { fail(d, ln, why); goto out; }
+            } else {
+                c.line = ln;
+                d->comm = xrealloc(d->comm, (d->ncomm + 1) * sizeof *d->comm);
+                d->comm[d->ncomm++] = c;
             }
             for (uint32_t i = 0; i < nearly; i++)
-                if (early[i].id == id) again = 1;   /* used before: its collectives are read again at the end */
+                if (early[i].id == c.id) again = 1;   /* used before: its collectives are read again at the end */
             at = next;
             continue;
         }
         if (len > 4095) { fail(d, ln, "a record longer than 4094 characters and its newline"); goto out; }   /* the replay's buffer */
         rec_t x;
-        const char *why = parse(f, n, d->ntasks, &x);
+        const char *why = parse(f, fields(line, f), d->ntasks, &x);
         if (why) { fail(d, ln, why); goto out; }
         uint64_t task = x.task;
         if (task >= cap) {
@@ -292,13 +440,18 @@ static int scan(dim_t *d)
         } else if (x.type == 10) {
             const comm_t *c = comm_find(d, x.v[1]);
             if (c && (why = coll_check(c, &x))) { fail(d, ln, why); goto out; }
+            uint64_t root = root_kind(x.v[0]) == ROOT_TASK ? x.v[2] : 0;
             if (!c) {
                 uint32_t i = 0;
                 while (i < nearly && early[i].id != x.v[1]) i++;
                 if (i == nearly) {
                     early = xrealloc(early, (nearly + 1) * sizeof *early);
-                    early[nearly++] = (early_t){ x.v[1], ln, x.v[2], ln };
-                } else if (x.v[2] > early[i].root) early[i].root = x.v[2], early[i].root_line = ln;
+                    early[nearly++] = (early_t){ x.v[1], ln, root, ln };
+                } else if (root > early[i].root) early[i].root = root, early[i].root_line = ln;
+            }
+            if (root_kind(x.v[0]) != ROOT_NONE && !x.gwait) {   /* the k-th with a root on its communicator */
+                uint64_t k = comm_instance(dt, x.v[1]);
+                if (self_root(&x)) root_add(d, x.v[1], k, (uint32_t)task, ln);
             }
         }
         run_add(dt, at, next);
@@ -310,15 +463,28 @@ static int scan(dim_t *d)
     if (d->ntasks && maxtask > d->ntasks) { fail(d, ln, "a task id beyond the header's task count"); goto out; }
     if (!d->ntasks) d->ntasks = maxtask;
     if (peer_ln && maxpeer >= d->ntasks) { fail(d, peer_ln, "the peer task is beyond the trace's tasks"); goto out; }
-    for (uint32_t i = 0; i < d->ncomm; i++)
-        for (uint32_t k = 0; k < d->comm[i].n; k++)
-            if (d->comm[i].t[k] >= d->ntasks) { fail(d, d->comm[i].line, "a communicator names a task beyond the trace's"); goto out; }
+    for (uint32_t i = 0; i < d->ncomm; i++)   /* idx is sorted: its last is the largest task */
+        if (d->comm[i].idx[d->comm[i].n - 1] >> 32 >= d->ntasks) { fail(d, d->comm[i].line, "a communicator names a task beyond the trace's"); goto out; }
     for (uint32_t i = 0; i < nearly; i++) {   /* ids never defined: 0 and 1 are every task */
         if (comm_find(d, early[i].id)) continue;
         if (early[i].id > 1) { fail(d, early[i].line, "an undefined communicator (d:1:comm:... defines one; 0 and 1 are every task)"); goto out; }
         if (early[i].root >= d->ntasks) { fail(d, early[i].root_line, "the root is beyond the trace's tasks"); goto out; }
     }
     if (again && !recheck_collectives(d, &line, &lcap)) goto out;
+    for (uint32_t i = 0; i < d->nrl; i++) {   /* one root a collective */
+        rootlog_t *l = &d->rl[i];
+        qsort(l->r, l->n, sizeof *l->r, by_k0);
+        for (uint32_t k = 1; k < l->n; k++)   /* runs overlap where the later-starting one starts: name its line */
+            if (l->r[k].k0 < l->r[k - 1].k1) {
+                char why[160];
+                snprintf(why, sizeof why, "a second root for the same collective (number %llu, from 0, of those with a root on its communicator)",
+                         (unsigned long long)l->r[k].k0);
+                fail(d, l->r[k].line, why);
+                goto out;
+            }
+    }
+    for (uint32_t t = 0; t < cap; t++)   /* the replay counts them again */
+        for (uint32_t i = 0; i < d->task[t].nci; i++) d->task[t].ci[i].k = 0;
     if (cap < d->ntasks) {
         d->task = xrealloc(d->task, d->ntasks * sizeof *d->task);
         memset(d->task + cap, 0, (d->ntasks - cap) * sizeof *d->task);
@@ -337,8 +503,10 @@ static void dim_free(dim_t *d)
 {
     if (d->f) fclose(d->f);
     for (uint32_t t = 0; t < d->ntask_alloc; t++) { free(d->task[t].run); wl_fifo_free(&d->task[t].q); }
-    for (uint32_t i = 0; i < d->ncomm; i++) free(d->comm[i].t);
-    free(d->task); free(d->comm); free(d->all); free(d->path); free(d);
+    for (uint32_t t = 0; t < d->ntask_alloc; t++) free(d->task[t].ci);
+    for (uint32_t i = 0; i < d->ncomm; i++) { free(d->comm[i].t); free(d->comm[i].idx); }
+    for (uint32_t i = 0; i < d->nrl; i++) free(d->rl[i].r);
+    free(d->rl); free(d->task); free(d->comm); free(d->all); free(d->path); free(d);
 }
 
 void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t errlen)
@@ -398,19 +566,14 @@ static int record(dim_t *d, uint32_t r, char *line, wop_t *op)
     default: return 0;   /* noop, event */
     }
     /* 10: op, comm, root, rthr, sendsize, recvsize */
-    const uint32_t *m = d->all;
-    uint32_t P = d->ntasks, me = r, root = (uint32_t)v[2];
-    for (uint32_t i = 0; i < d->ncomm; i++)
-        if (d->comm[i].id == v[1]) { m = d->comm[i].t; P = d->comm[i].n; }
-    if (m != d->all) {
-        me = P;
-        for (uint32_t i = 0; i < P; i++) if (m[i] == r) me = i;
-        if (me == P) bad(d, copy, "the task is not in the collective's communicator");
-        uint32_t rp = P;
-        for (uint32_t i = 0; i < P; i++) if (m[i] == root) rp = i;
-        root = rp;
-    } else if (v[1] > 1) {
-        bad(d, copy, "an undefined communicator");
+    const comm_t *c = comm_find(d, v[1]);
+    const uint32_t *m = c ? c->t : d->all;
+    uint32_t P = c ? c->n : d->ntasks, me = c ? comm_rank(c, r) : r, root = 0;
+    if (me == P) bad(d, copy, "the task is not in the collective's communicator");
+    if (!c && v[1] > 1) bad(d, copy, "an undefined communicator");
+    if (root_kind(v[0]) != ROOT_NONE) {   /* the task whose record is the root's; none: the first member */
+        uint32_t rt = root_of(d, v[1], comm_instance(&d->task[r], v[1]));
+        root = rt == UINT32_MAX ? 0 : c ? comm_rank(c, rt) : rt;
     }
     if (root >= P) bad(d, copy, "the root is not in the communicator");
     dtask_t *t = &d->task[r];
