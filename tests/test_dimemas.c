@@ -381,3 +381,23 @@ TEST(dimemas_root_field_as_dimemas_reads_it)
               "the trace did not replay to its end");
     unlink(path);
 }
+
+/* Collectives are matched within their communicator, as MPI matches them:
+ * two tasks that meet on a sub-communicator first and then with everyone
+ * on the world communicator each take their own collective's messages. */
+TEST(dimemas_collectives_of_different_communicators_do_not_mix)
+{
+    char path[] = "/tmp/icnsim-dim-commsXXXXXX";
+    write_tmp(path, "#DIMEMAS:test:1,0:4(1,1,1,1)\n"
+                    "d:1:5:2:0:1\n"
+                    "10:0:0:0:5:0:0:0:0\n10:1:0:0:5:0:0:0:0\n"
+                    "10:0:0:12:0:0:0:64:64\n10:1:0:12:0:0:0:64:64\n10:2:0:12:0:0:0:64:64\n10:3:0:12:0:0:0:64:64\n"
+                    "10:0:0:0:5:0:0:0:0\n10:1:0:0:5:0:0:0:0\n");
+    char set[64];
+    snprintf(set, sizeof set, "workload.trace=%s", path);
+    const char *sets[] = { "workload.source=dimemas", set, NULL };
+    result_t res;
+    CHECK(tsim_run_checked("[time]\nwarmup = 0\nmeasure = 5ms\n[topology]\ntype = rlft\nk = 4\nstages = 1\n", sets, &res) == 0,
+          "a barrier on a sub-communicator and an allreduce on the world did not replay to their end");
+    unlink(path);
+}

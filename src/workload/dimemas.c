@@ -22,7 +22,9 @@
  * Collectives, by Dimemas' global-operation ids, become the point-to-point
  * steps of wl_collective among the communicator's tasks (comm 0 or an
  * undefined comm 1 = every task), with tags from 1 << 30 on so they never
- * match the application's: 0 barrier; 1 bcast; 2, 3 gather(v) and 10
+ * match the application's, naming the communicator and the collective's
+ * number on it so that collectives of different communicators never match
+ * each other's messages: 0 barrier; 1 bcast; 2, 3 gather(v) and 10
  * reduce -> binomial reduce to the root; 4, 5 scatter(v) -> binomial bcast
  * from the root; 6, 7 allgather(v) -> ring allgather; 8, 9 alltoall(v) ->
  * pairwise exchange; 11 allreduce, 12 reduce_scatter, 13 scan -> ring
@@ -69,10 +71,9 @@ typedef struct dtask {
     run_t *run;
     uint32_t nrun, cap, cur;   /* runs, and the one being read */
     off_t pos;                 /* next byte to read in run cur */
-    uint32_t colls;            /* collectives met: their instance number */
     wl_fifo_t q;               /* expanded collective steps still to give */
     uint32_t *irq, nirq, irq_cap;   /* first pass: the (source, tag) pairs of its immediate receives not yet waited for */
-    struct cinst { uint64_t comm, k; } *ci;   /* per communicator it used: its collectives with a root so far */
+    struct cinst { uint64_t comm, k, n; } *ci;   /* per communicator it used: its collectives with a root, and all, so far */
     uint32_t nci;
 } dtask_t;
 
@@ -289,16 +290,19 @@ static const char *coll_check(const comm_t *c, const rec_t *x)
 
 /* The number of task t's earlier collectives with a root on communicator
  * comm (counted up by one). */
-static uint64_t comm_instance(dtask_t *t, uint64_t comm)
+static struct cinst *comm_count(dtask_t *t, uint64_t comm)
 {
     uint32_t i = 0;
     while (i < t->nci && t->ci[i].comm != comm) i++;
     if (i == t->nci) {
         t->ci = xrealloc(t->ci, (t->nci + 1) * sizeof *t->ci);
-        t->ci[t->nci++] = (struct cinst){ comm, 0 };
+        t->ci[t->nci++] = (struct cinst){ comm, 0, 0 };
     }
-    return t->ci[i].k++;
+    return &t->ci[i];
 }
+
+/* The task's collectives with a root on comm so far (the k-th: k). */
+static uint64_t comm_instance(dtask_t *t, uint64_t comm) { return comm_count(t, comm)->k++; }
 
 static rootlog_t *rootlog(const dim_t *d, uint64_t comm)
 {
@@ -576,8 +580,14 @@ static int record(dim_t *d, uint32_t r, char *line, wop_t *op)
         root = rt == UINT32_MAX ? 0 : c ? comm_rank(c, rt) : rt;
     }
     if (root >= P) bad(d, copy, "the root is not in the communicator");
+    /* The tag names the communicator and the collective's number on it, as
+     * MPI matches a collective's messages within its communicator: members
+     * of a communicator who also meet in another never take each other's. */
+    uint32_t slot = c ? (uint32_t)(c - d->comm) + 1 : 0, bits = 0;
+    while (bits < 30 && (d->ncomm + 1) >> bits) bits++;
+    uint64_t nth = comm_count(&d->task[r], v[1])->n++;
+    uint32_t tag = (1u << 30) | slot << (30 - bits) | (uint32_t)(nth & ((1ull << (30 - bits)) - 1));
     dtask_t *t = &d->task[r];
-    uint32_t tag = (1u << 30) + (t->colls++ & ((1u << 30) - 1));
     wl_collective(&t->q, coll_of[v[0]], m, P, me, root, v[4] > v[5] ? v[4] : v[5], tag);
     if (!wl_fifo_pop(&t->q, op)) return 0;   /* a collective of one task */
     return 1;
