@@ -208,16 +208,18 @@ TEST(cc_recovery_takes_limit_times_timer)
     cfg_free(&c);
 }
 
-/* Hysteresis: a congested port VL stays congested until its queued bytes
- * fall below the threshold minus cc.hysteresis (one MTU by default). */
+/* Hysteresis: a port VL becomes congested when the bytes queued for it,
+ * the departing packet included, reach the threshold, and stays so until
+ * the bytes a packet leaves behind fall below the threshold minus
+ * cc.hysteresis (here 6 KB, more than a packet). */
 TEST(cc_congestion_state_has_hysteresis)
 {
     sim_t s;
     cfg_t c;
-    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", NULL });
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "cc.hysteresis=6KB", NULL });
     cc_t *cc = s.cc;
     uint32_t go = s.sw[0].port0 + 7, b = go * s.nvc, mtu = s.mtu;
-    CHECK(cc->enter_bytes == s.vc_cap_sw / 2 && cc->leave_bytes == cc->enter_bytes - mtu,
+    CHECK(cc->enter_bytes == s.vc_cap_sw / 2 && cc->leave_bytes == cc->enter_bytes - 6144 && cc->leave_bytes + mtu < cc->enter_bytes,
           "threshold 8 of a %u-byte VL: enter %u, leave %u", s.vc_cap_sw, cc->enter_bytes, cc->leave_bytes);
     uint32_t id = pkt_alloc(&s);
     packet_t *p = &s.pkt[id];
@@ -225,12 +227,13 @@ TEST(cc_congestion_state_has_hysteresis)
     p->size = mtu;
     /* forwarded with `queued` bytes waiting, this packet included */
     static const struct { uint32_t queued; int congested; } steps[] = {
-        { 1, 0 }, { 0, 1 }, { 2, 1 }, { 3, 0 }, { 2, 0 },
+        { 1, 0 }, { 0, 1 }, { 2, 1 }, { 3, 0 }, { 2, 0 }, { 4, 0 },
     };
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        /* 0: enter; 1: just below enter; 2: just at leave; 3: just below leave */
+        /* 0: enter; 1: just below enter; 2: leaves exactly leave_bytes behind; 3: one byte fewer;
+         * 4: the packet alone (an emptied queue) */
         uint32_t q = steps[i].queued == 0 ? cc->enter_bytes : steps[i].queued == 1 ? cc->enter_bytes - 1
-                     : steps[i].queued == 2 ? cc->leave_bytes : cc->leave_bytes - 1;
+                     : steps[i].queued == 2 ? cc->leave_bytes + mtu : steps[i].queued == 3 ? cc->leave_bytes + mtu - 1 : mtu;
         cc->occ[b] = q | (cc->occ[b] & CC_CONGESTED);   /* the flag bit is the state's, not the count's */
         cc_on_forward(&s, go, id, 1);
         CHECK(cc->pvl[b].congested == steps[i].congested, "step %zu: %u bytes queued, congested %d, want %d", i, q,
@@ -244,13 +247,24 @@ TEST(cc_congestion_state_has_hysteresis)
 }
 
 /* CCTI_Min: the index rests there, never below, and a flow at rest is freed;
- * a new flow starts at it. */
+ * a new flow starts at it. Per flow, the CCT entry at rest must be 0 (a
+ * delay at rest would be skipped by every new flow): refused otherwise. */
 TEST(cc_index_rests_at_ccti_min)
 {
     const char *ini = "load = 0\n[time]\nwarmup = 0\nmeasure = 1ms\n[topology]\ntype = rlft\nk = 4\nstages = 1\n";
+    char dir[128] = "", path[192], set[256], cmd[512], out[2048];
+    test_tmpdir(dir, sizeof dir, "ccmin");
+    snprintf(path, sizeof path, "%s/rest.cct", dir);
+    FILE *cf = fopen(path, "w");
+    CHECK(cf && fputs("0 0\n0 0\n0 0\n0 0\n0 1\n0 2\n0 3\n0 4\n0 5\n", cf) >= 0 && fclose(cf) == 0, "writing %s", path);
+    snprintf(set, sizeof set, "cc.cct_file=%s", path);
+    snprintf(cmd, sizeof cmd, "./build/icnsim run -s topology.k=4 -s topology.stages=1 -s time.measure=10us -s cc.mode=iba "
+             "-s cc.ccti_min=3 -q -o %s/x", dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "cc.ccti_min") && strstr(out, "at rest"), "a linear CCT's delay at rest per flow: exit %d: %s", rc, out);
     sim_t s;
     cfg_t c;
-    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "cc.ccti_min=3", NULL });
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "cc.cct=file", set, "cc.ccti_limit=8", "cc.ccti_min=3", NULL });
     uint32_t f = flow_get(&s, 0, 1);
     CHECK(flow_at(s.tp, f)->cc.ccti == 3, "a new flow starts at %u, want CCTI_Min 3", flow_at(s.tp, f)->cc.ccti);
     cc_becn(&s, 0, 1, 0, 0);   /* 3 + 5 = 8 */
@@ -487,4 +501,99 @@ TEST(cc_flows_csv_lists_no_waiting_flow)
         CHECK(rows > 0 && waiting == 0,
               "cc.port_control = %s: %d of %d rows are flows that only wait", pc[k], waiting, rows);
     }
+}
+
+/* At CCTI_Limit every throttled entity keeps at most Tp / (Tp + IRD) of its
+ * link: per SL, a node's flows of that SL share the one gap, whichever of
+ * them sends (and per flow, each flow). */
+TEST(cc_per_sl_throttle_holds_the_node_to_the_gap)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "cc.port_control=sl", "cc.ccti_min=127", NULL });
+    CHECK(sim_run(&s) == 0, "run");
+    const cc_t *cc = s.cc;
+    double gap = (double)(cc->tp + cc->ird[127]), most = (double)(s.stop - s.warmup) / gap + 2;
+    uint32_t worst = 0;
+    for (uint32_t n = 0; n < s.nnodes; n++) worst = s.nic[n].w_inj > worst ? (uint32_t)s.nic[n].w_inj : worst;
+    CHECK(worst > 0.8 * most && worst <= most, "a node injected %u packets in the window, at most %.0f (one per %.2f us)", worst,
+          most, gap / 1e6);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* A BECN for a flow that has ended makes its flow again; with CCTI_Increase
+ * 0 nothing arms a timer, and the flow, holding nothing, must end again:
+ * else it keeps one of the node's nic.flows and its sources starve. */
+TEST(cc_flows_made_by_becns_end_when_they_hold_nothing)
+{
+    const char *ini = "load = 0.7\nseed = 5\n[time]\nwarmup = 50us\nmeasure = 300us\n[topology]\nk = 4\nstages = 2\n"
+                      "[traffic]\nscenario = hs25-1\n";
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "cc.ccti_increase=0", "nic.flows=4", NULL });
+    CHECK(sim_run(&s) == 0, "run");
+    const transport_t *t = s.tp;
+    uint32_t idle = 0, live = 0;
+    for (uint32_t f = 0; f < t->nflow_used; f++) {
+        const flow_t *fl = flow_at(t, f);
+        if (fl->node == ICN_NIL) continue;
+        live++;
+        idle += !fl->n && fl->state == FL_IDLE && fl->cc.ccti <= t->rest_ccti && !fl->cc.timer_on;
+    }
+    CHECK(live == t->flows_live && idle == 0, "%u of %u live flows hold nothing", idle, live);
+    CHECK(s.cc->becns > 0, "no BECN: nothing tested");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* With Threshold 15 a lone packet already reaches the threshold; the port
+ * VL it leaves empty is no longer congested. */
+TEST(cc_a_queue_that_empties_is_not_congested)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "cc.threshold=15", NULL });
+    cc_t *cc = s.cc;
+    uint32_t go = s.sw[0].port0 + 7, b = go * s.nvc;
+    uint32_t id = pkt_alloc(&s);
+    packet_t *p = &s.pkt[id];
+    memset(p, 0, sizeof *p);
+    p->size = s.mtu;
+    CHECK(cc->enter_bytes <= s.mtu, "threshold 15: enter at %u bytes, above a packet", cc->enter_bytes);
+    cc->occ[b] = 2 * s.mtu;
+    cc_on_forward(&s, go, id, 1);
+    CHECK(cc->pvl[b].congested, "two packets queued above the threshold: not congested");
+    cc_on_forward(&s, go, id, 1);
+    CHECK(!cc->pvl[b].congested && !(cc->occ[b] & CC_CONGESTED), "the emptied port VL is still congested");
+    pkt_release(&s, id);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Per SL, the flows of a node that wait for the SL's gap take turns:
+ * saturated, every flow of a node sends about as much as the others. */
+TEST(cc_per_sl_flows_take_turns)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "cc.port_control=sl", "cc.ccti_min=127", NULL });
+    CHECK(sim_run(&s) == 0, "run");
+    const transport_t *t = s.tp;
+    uint32_t checked = 0;
+    for (uint32_t n = 0; n < s.nnodes; n++) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (uint32_t f = 0; f < t->nflow_used; f++) {
+            const flow_t *fl = flow_at(t, f);
+            if (fl->node != n || !fl->n || fl->born > s.warmup) continue;
+            lo = fl->tx_bytes < lo ? fl->tx_bytes : lo;
+            hi = fl->tx_bytes > hi ? fl->tx_bytes : hi;
+        }
+        if (!hi) continue;
+        checked++;
+        CHECK(lo * 3 > hi * 2, "node %u: its flows sent %llu to %llu bytes", n, (unsigned long long)lo, (unsigned long long)hi);
+    }
+    CHECK(checked > s.nnodes / 2, "%u nodes with lasting flows: nothing tested", checked);
+    sim_free(&s);
+    cfg_free(&c);
 }

@@ -96,6 +96,13 @@ void cc_setup(sim_t *s, cfg_t *c)
                  cc->ccti_min, cc->ccti_limit);
     cc->tp = ser_time(s, s->mtu);
     cct_build(s, c, p->cct, cc);
+    /* A flow ends when idle at CCTI_Min, and a new one starts with no delay
+     * owed: a delay at rest would be skipped by every new flow. */
+    if (!cc->per_sl && cc->ird[cc->ccti_min])
+        cfg_fail(c, cfg_is_set(c, K_CC_CCTI_MIN) ? K_CC_CCTI_MIN : cfg_is_set(c, K_CC_CCT_FILE) ? K_CC_CCT_FILE
+                    : cfg_is_set(c, K_CC_CCT) ? K_CC_CCT : K_CC_PRESET,
+                 "CCT[%u] (cc.ccti_min) is a delay of %.3f us at rest, which per-flow state cannot keep (flows end when idle "
+                 "at CCTI_Min): use cc.port_control = sl, or a CCTI_Min whose CCT entry is 0", cc->ccti_min, cc->ird[cc->ccti_min] / 1e6);
     if (cc->per_sl) {
         cc->sl_cca = xcalloc((size_t)s->nnodes * CC_NSL, sizeof *cc->sl_cca);
         for (size_t i = 0; i < (size_t)s->nnodes * CC_NSL; i++) cc->sl_cca[i].ccti = (uint16_t)cc->ccti_min;
@@ -119,12 +126,13 @@ static void sent(sim_t *s, uint32_t f, uint32_t bytes)
     cc_state(s, f)->ready = s->now + ser_time(s, bytes);
 }
 
-static const tp_cc_t iba_sources = { ready, sent, cc_becn };
+static const tp_cc_t iba_sources = { ready, sent, cc_becn, 0 };
+static const tp_cc_t iba_sources_sl = { ready, sent, cc_becn, 1 };
 
 void cc_attach(sim_t *s)
 {
     if (!s->cc) return;
-    s->tp->cc = &iba_sources;
+    s->tp->cc = s->cc->per_sl ? &iba_sources_sl : &iba_sources;
     s->tp->rest_ccti = (uint16_t)s->cc->ccti_min;
 }
 
@@ -139,26 +147,18 @@ void cc_free(sim_t *s)
     s->cc = NULL;
 }
 
-void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
+static void leave_congested(cc_t *cc, uint32_t b, simtime_t now)
 {
-    cc_t *cc = s->cc;
-    packet_t *p = &s->pkt[id];
-    uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
     cc_pvl_t *v = &cc->pvl[b];
-    uint32_t word = cc->occ[b], q = word & ~CC_CONGESTED;   /* queued for this port VL, this packet included */
-    cc->occ[b] = word - occ;
-    if (!cc->enter_bytes) return;
-    if (!(word & CC_CONGESTED)) {   /* the common case reads no record beyond the dense occupancy */
-        if (q < cc->enter_bytes) return;
-        cc->occ[b] |= CC_CONGESTED;
-        v->congested = 1;
-        v->since = s->now;
-    } else if (q < cc->leave_bytes) {
-        cc->occ[b] &= ~CC_CONGESTED;
-        v->congested = 0;
-        v->cong_time += s->now - v->since;
-        return;
-    }
+    cc->occ[b] &= ~CC_CONGESTED;
+    v->congested = 0;
+    v->cong_time += now - v->since;
+}
+
+/* A congested port VL forwards packet id: its FECN, by the marking rules. */
+static void mark(sim_t *s, cc_t *cc, uint32_t go, uint32_t b, packet_t *p, uint32_t occ, int waited)
+{
+    cc_pvl_t *v = &cc->pvl[b];
     /* Root or victim: whether the next hop can take another full packet once
      * this one has taken its credits. */
     int victim = s->credits[b] - (int32_t)occ < (int32_t)occ_bytes(s, s->mtu);
@@ -171,6 +171,28 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     p->flags |= PKT_FECN;
     cc->marked++;
     cc->port_marks[go]++;
+}
+
+/* The state of the output port VL a packet leaves by: congested from the
+ * moment its queue, the packet included, reaches the threshold, until the
+ * queue the packet leaves behind is below it by the hysteresis. */
+void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
+{
+    cc_t *cc = s->cc;
+    packet_t *p = &s->pkt[id];
+    uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
+    uint32_t word = cc->occ[b], q = word & ~CC_CONGESTED;   /* queued for this port VL, this packet included */
+    cc->occ[b] = word - occ;
+    if (!cc->enter_bytes) return;
+    if (!(word & CC_CONGESTED)) {   /* the common case reads no record beyond the dense occupancy */
+        if (q < cc->enter_bytes) return;
+        cc->occ[b] |= CC_CONGESTED;
+        cc->pvl[b].congested = 1;
+        cc->pvl[b].since = s->now;
+    }
+    /* (a queue left congested holds at least leave_bytes, and only grows until its next departure) */
+    mark(s, cc, go, b, p, occ, waited);
+    if (q - occ < cc->leave_bytes) leave_congested(cc, b, s->now);   /* an emptied queue is not congested */
 }
 
 cca_t *cc_state(sim_t *s, uint32_t f)
@@ -239,6 +261,7 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path)
     ccti_move(cc, n, a->ccti, i < cc->ccti_limit ? i : cc->ccti_limit);
     a->ccti = (uint16_t)(i < cc->ccti_limit ? i : cc->ccti_limit);
     if (!a->timer_on && a->ccti > cc->ccti_min) arm(s, a, n, idx);
+    else if (!cc->per_sl) flow_maybe_free(s, idx);   /* CCTI_Increase 0: the flow the BECN made may hold nothing */
 }
 
 void cc_timer(sim_t *s, uint32_t n, uint32_t idx)
@@ -270,7 +293,9 @@ void cc_sanity(const sim_t *s, uint32_t contributors)
     double pkts = 1e12 / (double)cc->tp / n;            /* its packets per second at the fair share */
     double marks = pkts / (cc->marking_rate + 1.0);
     double need = 1e12 / ((double)cc->increase * (double)cc->timer);
-    if (cc->increase == 0 || marks < need)
+    if (cc->increase == 0)
+        fprintf(stderr, "icnsim: warning: cc: CCTI_Increase 0: BECNs never raise a source's index, so CC throttles no one\n");
+    else if (marks < need)
         fprintf(stderr, "icnsim: warning: cc: at the fair share of %u contributors a source receives at most %.0f "
                 "marks/s, fewer than the %.0f BECNs/s (1 / (CCTI_Increase x CCTI_Timer)) that hold its index up: "
                 "its CCTI drifts down and the congestion tree re-forms\n", contributors, marks, need);

@@ -78,6 +78,6 @@ void drbib_setup(sim_t *s, cfg_t *c)
     if (!s->cc) cfg_fail(c, K_CC_MODE, "drb-ib detects congestion by IBA CC's FECN marking: set cc.mode = iba");
     m->max_paths = 1u << ib->lmc;
     m->timer = s->cc->timer;
-    m->ib_ops = (tp_cc_t){ ib_ready, ib_sent, ib_becn };
+    m->ib_ops = (tp_cc_t){ ib_ready, ib_sent, ib_becn, 0 };
     s->tp->cc = &m->ib_ops;
 }

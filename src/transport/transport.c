@@ -424,8 +424,18 @@ static void transport_service(sim_t *s, uint32_t n)
     if (tn->cq_n && send_ctrl(s, n)) return;
     uint32_t nvc = s->nvc;
     fq_t *ready = &t->ready[(size_t)n * nvc];
+    simtime_t held = SIMTIME_MAX;   /* the earliest a VC's shared congestion state lets it go */
     for (uint32_t k = 0, v = tn->vc_rr; k < nvc; k++, v = v + 1 == nvc ? 0 : v + 1) {
+        /* A ready flow's delay may have grown since it queued (a BECN), or
+         * be shared with the VC's flow that just sent (per SL): it waits. */
+        simtime_t go = 0;
+        while (ready[v].n && t->cc && (go = t->cc->ready(s, ready[v].q[ready[v].head])) > s->now && !t->cc->per_vc) {
+            uint32_t w = ready[v].q[ready[v].head];
+            ready_pop(t, &ready[v]);
+            heap_push(t, tn, w, go);
+        }
         if (!ready[v].n) continue;
+        if (go > s->now) { held = go < held ? go : held; continue; }   /* per SL: the queue keeps its turn order */
         uint32_t f = ready[v].q[ready[v].head];
         flow_t *fl = flow_at(t, f);
         srcmsg_t *m = msg_head(fl);
@@ -461,6 +471,7 @@ static void transport_service(sim_t *s, uint32_t n)
      * room on any VC the node stalls (catch_up); a workload's ranks are
      * served by the workload, so their nodes never stall. */
     simtime_t soonest = next_wake(s, tn, c);
+    if (held < soonest) soonest = held;
     if (!t->no_stall && !s->hooks.take && !any_room(s, c)) { tn->stalled = 1; return; }
     if (soonest != SIMTIME_MAX && soonest > s->now) wake_at(s, c, n, soonest);
 }

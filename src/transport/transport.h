@@ -96,6 +96,9 @@ typedef struct tp_cc {
     void (*sent)(struct sim *s, uint32_t f, uint32_t bytes);
     /* a BECN reached node n for its traffic to dst on SL sl, path `path` */
     void (*becn)(struct sim *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path);
+    /* the flows of a node and VC share one state (cc.port_control = sl):
+     * when the first ready one may not go, none may */
+    uint8_t per_vc;
 } tp_cc_t;
 
 /* The multipath routing a transport's sources follow (src/multipath/). */
