@@ -597,3 +597,66 @@ TEST(cc_per_sl_flows_take_turns)
     sim_free(&s);
     cfg_free(&c);
 }
+
+/* The switch's marking rules on a congested port VL, one forward at a
+ * time: every (Marking_Rate + 1)-th eligible packet; packets below
+ * Packet_Size x 64 bytes, control packets, packets already marked and
+ * packets that did not wait are not eligible; a victim port (the next hop
+ * has no room for another MTU packet) marks only with Victim_Mask all. */
+static uint32_t forward_n(sim_t *s, uint32_t go, uint32_t id, uint32_t size, uint8_t kind, int waited, int victim, uint32_t n)
+{
+    cc_t *cc = s->cc;
+    uint32_t b = go * s->nvc, marks = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        packet_t *p = &s->pkt[id];
+        memset(p, 0, sizeof *p);
+        p->size = size;
+        p->kind = kind;
+        cc->occ[b] = (uint32_t)s->vc_cap_sw | CC_CONGESTED;   /* full and congested */
+        cc->pvl[b].congested = 1;
+        s->credits[b] = victim ? 0 : (int32_t)s->vc_cap_sw;
+        cc_on_forward(s, go, id, waited);
+        marks += !!(p->flags & PKT_FECN);
+    }
+    return marks;
+}
+
+TEST(cc_marking_follows_rate_size_and_victim_rules)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "cc.marking_rate=3", "cc.packet_size=8", "cc.victim_mask=none", NULL });
+    uint32_t go = s.sw[0].port0 + 7, id = pkt_alloc(&s), mtu = s.mtu;
+    CHECK(s.cc->min_size == 512, "Packet_Size 8: %u bytes", s.cc->min_size);
+    CHECK(forward_n(&s, go, id, mtu, PK_DATA, 1, 0, 40) == 10, "Marking_Rate 3 over 40 eligible packets: not every 4th marked");
+    CHECK(forward_n(&s, go, id, 511, PK_DATA, 1, 0, 40) == 0, "packets below Packet_Size x 64 bytes were marked");
+    CHECK(forward_n(&s, go, id, mtu, PK_CNP, 1, 0, 40) == 0, "control packets were marked");
+    CHECK(forward_n(&s, go, id, mtu, PK_DATA, 0, 0, 40) == 0, "packets that never waited were marked");
+    CHECK(forward_n(&s, go, id, mtu, PK_DATA, 1, 1, 40) == 0, "a victim port marked with Victim_Mask none");
+    s.cc->victim_marks = 1;
+    CHECK(forward_n(&s, go, id, mtu, PK_DATA, 1, 1, 40) == 10, "a victim port did not mark with Victim_Mask all");
+    pkt_release(&s, id);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* The source's side in units: the opa preset's timer is 10 x 1.024 us, a
+ * CNP is 26 bytes, and the next packet of a flow at index i may start IRD =
+ * CCT[i] after the end of the last one. */
+TEST(cc_source_units_timer_cnp_and_ird)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", NULL });
+    CHECK(s.cc->timer == 10240000, "CCTI_Timer 10: %llu ps, want 10.24 us", (unsigned long long)s.cc->timer);
+    CHECK(s.tp->cnp_size == 26, "a CNP of %u bytes", s.tp->cnp_size);
+    uint32_t f = flow_get(&s, 0, 1);
+    flow_at(s.tp, f)->cc.ccti = 10;
+    s.now = 5000000;
+    s.tp->cc->sent(&s, f, s.mtu);
+    simtime_t want = 5000000 + ser_time(&s, s.mtu) + s.cc->ird[10];
+    CHECK(s.cc->ird[10] > s.cc->ird[9] && s.tp->cc->ready(&s, f) == want, "ready at %llu ps, want %llu",
+          (unsigned long long)s.tp->cc->ready(&s, f), (unsigned long long)want);
+    sim_free(&s);
+    cfg_free(&c);
+}
