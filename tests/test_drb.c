@@ -650,3 +650,75 @@ TEST(drbib_pairs_at_rest_are_freed)
     sim_free(&s);
     cfg_free(&c);
 }
+
+/* A path's zero-load latency is its hops' link and routing delays plus a
+ * packet.mtu serialization; an ACK moves the estimate by drb.ewma towards
+ * L0_i + the queueing the packet met. */
+TEST(drb_estimate_is_an_ewma_of_zero_load_plus_queueing)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=drb");   /* 8x8 mesh, EWMA 0.25 */
+    mp_t *m = s.mp;
+    pair_t *pr = mp_pair(m, mp_pair_get(&s, 0, 63));   /* router 0 to router 63: 14 links */
+    CHECK(pr->p[0].l0 == drb_zero_load(&s, 15) && pr->p[0].l0 == 15 * (s.link_delay + s.routing_delay) + s.link_delay + ser_time(&s, s.mtu),
+          "L0 %llu ps", (unsigned long long)pr->p[0].l0);
+    s.now = 1000000;
+    double before = pr->p[0].lat;
+    drb_feedback(&s, pr, 0, s.now, 4000000, ICN_NIL);
+    double want = before + 0.25 * ((double)(pr->p[0].l0 + 4000000) - before);
+    CHECK(fabs(pr->p[0].lat - want) < 1e-6, "estimate %.1f, want %.1f", pr->p[0].lat, want);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* The ratio compares the metapath with its own zero-load value (1 when every
+ * open path is at zero load, whatever their lengths), and closing removes
+ * the path with the highest estimate. */
+TEST(drb_ratio_is_against_the_metapath_zero_load_and_close_takes_the_slowest)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=drb");
+    mp_t *m = s.mp;
+    pair_t *pr = mp_pair(m, mp_pair_get(&s, 0, 9));   /* 2 links; through router 3 6, through 24 6 */
+    drb_set_path(&s, pr, 1, 3, 3);
+    drb_set_path(&s, pr, 2, 24, 24);
+    CHECK(pr->p[1].l0 > pr->p[0].l0 && pr->p[2].l0 > pr->p[0].l0, "the paths are all as long: nothing tested");
+    CHECK(fabs(drb_ratio(pr, m->max_paths) - 1.0) < 1e-12, "ratio %.6f at zero load", drb_ratio(pr, m->max_paths));
+    pr->p[1].lat = 3.0 * (double)pr->p[1].l0;
+    pr->p[2].lat = 2.0 * (double)pr->p[1].l0;
+    CHECK(drb_close(&s, pr) && !(pr->open >> 1 & 1) && (pr->open >> 2 & 1), "closing kept the slowest path (open %#x)", pr->open);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* DRB over LIDs: a BECN on a path counts against it and opens the next
+ * LID; traffic splits by 1 / (1 + BECNs); each timer expiry halves the
+ * counts and, if no BECN came in its period, closes the last path. */
+TEST(drbib_becns_open_split_and_expiries_close)
+{
+    const char *sets[] = { "topology.type=torus", "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2",
+                           "switch.vcs=5", "cc.mode=iba", "multipath.scheme=drb-ib", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, cube_ini, sets);
+    mp_t *m = s.mp;
+    s.tp->cc->becn(&s, 0, 9, 0, 0);
+    uint32_t i = mp_pair_get(&s, 0, 9);
+    pair_t *pr = mp_pair(m, i);
+    CHECK(mp_width(pr) == 2 && pr->p[0].notes == 1 && pr->timer_on, "after a BECN on path 0: width %u, notes %.2f",
+          mp_width(pr), pr->p[0].notes);
+    uint32_t cnt[MP_MAXP] = { 0 }, N = 100000;
+    rng_t r;
+    rng_seed(&r, 3, 1, 0);
+    for (uint32_t k = 0; k < N; k++) cnt[drb_pick(&s, pr, &r)]++;
+    CHECK(fabs((double)cnt[0] / N - 1.0 / 3) < 0.01, "path 0 (1 BECN) took %.3f of the traffic, want 1/3", (double)cnt[0] / N);
+    mp_timer(&s, 0, i);   /* a BECN came in the period: nothing closes, the count halves */
+    CHECK(mp_width(pr) == 2 && pr->p[0].notes == 0.5 && pr->timer_on, "first expiry: width %u, notes %.2f", mp_width(pr),
+          pr->p[0].notes);
+    mp_timer(&s, 0, i);   /* none since: the last path closes */
+    CHECK(mp_width(pr) == 1 && pr->p[0].notes == 0.25, "second expiry: width %u, notes %.2f", mp_width(pr), pr->p[0].notes);
+    sim_free(&s);
+    cfg_free(&c);
+}
