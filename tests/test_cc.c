@@ -660,3 +660,29 @@ TEST(cc_source_units_timer_cnp_and_ird)
     sim_free(&s);
     cfg_free(&c);
 }
+
+/* A data packet with FECN makes its destination queue a CNP back to the
+ * source, on the VC (SL) the packet came on, ahead of the node's data. */
+TEST(cc_cnp_goes_back_on_the_marked_packets_sl)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "queuing.scheme=dbbm", "switch.vcs=3", NULL });
+    uint32_t id = pkt_alloc(&s);
+    packet_t *p = &s.pkt[id];
+    memset(p, 0, sizeof *p);
+    p->src = 2;
+    p->dst = 5;
+    p->size = s.mtu;
+    p->kind = PK_DATA;
+    p->sl = p->vc = p->out_vc = 2;
+    p->flags = PKT_FECN;
+    p->msg = ICN_NIL;
+    p->flow = ICN_NIL;
+    const tnode_t *tn = &s.tp->node[5];
+    CHECK(s.hooks.deliver(&s, id) == 0 && tn->cq_n == 1, "no CNP queued at the destination");
+    const ctrl_t *k = &tn->cq[tn->cq_head];
+    CHECK(k->kind == PK_CNP && k->dst == 2 && k->vc == 2 && (k->flags & PKT_BECN), "CNP to %u on VC %u, kind %u", k->dst, k->vc, k->kind);
+    sim_free(&s);
+    cfg_free(&c);
+}
