@@ -98,7 +98,7 @@ void cc_setup(sim_t *s, cfg_t *c)
     cct_build(s, c, p->cct, cc);
     /* A flow ends when idle at CCTI_Min, and a new one starts with no delay
      * owed: a delay at rest would be skipped by every new flow. */
-    if (!cc->per_sl && cc->ird[cc->ccti_min])
+    if (!cc->per_sl && cc->ird[cc->ccti_min] && strcmp(cfg_str(c, K_MP_SCHEME), "drb-ib"))   /* drb-ib never throttles */
         cfg_fail(c, cfg_is_set(c, K_CC_CCTI_MIN) ? K_CC_CCTI_MIN : cfg_is_set(c, K_CC_CCT_FILE) ? K_CC_CCT_FILE
                     : cfg_is_set(c, K_CC_CCT) ? K_CC_CCT : K_CC_PRESET,
                  "CCT[%u] (cc.ccti_min) is a delay of %.3f us at rest, which per-flow state cannot keep (flows end when idle "

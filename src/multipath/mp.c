@@ -141,13 +141,11 @@ static uint32_t ack_alloc(mp_t *m)
 static uint8_t mp_pick(sim_t *s, uint32_t n, uint32_t dst)
 {
     mp_t *m = s->mp;
-    uint32_t i = mp_pair_get(s, n, dst);
-    pair_t *pr = mp_pair(m, i);
-    if (m->scheme == MP_DRBIB) {   /* no ACKs: a pair at rest (no BECN, no timer) goes at once */
-        uint8_t path = drb_pick(s, pr, &m->rng[n]);
-        mp_pair_maybe_free(s, i);
-        return path;
+    if (m->scheme == MP_DRBIB) {   /* no ACKs: a pair exists while BECNs keep it; without one, path 0 */
+        uint32_t i = h_find(m, (uint64_t)n << 32 | dst);
+        return i == ICN_NIL ? 0 : drb_pick(s, mp_pair(m, i), &m->rng[n]);
     }
+    pair_t *pr = mp_pair(m, mp_pair_get(s, n, dst));
     if (!pr->inflight && pr->open != 1 && s->now - pr->last_ack > m->idle) drb_idle(s, pr);
     pr->inflight++;
     return drb_pick(s, pr, &m->rng[n]);

@@ -585,7 +585,7 @@ static int record(dim_t *d, uint32_t r, char *line, wop_t *op)
      * of a communicator who also meet in another never take each other's. */
     uint32_t slot = c ? (uint32_t)(c - d->comm) + 1 : 0, bits = 0;
     while (bits < 30 && (d->ncomm + 1) >> bits) bits++;
-    uint64_t nth = comm_count(&d->task[r], v[1])->n++;
+    uint64_t nth = comm_count(&d->task[r], c ? v[1] : UINT64_MAX)->n++;   /* comm 0 and an undefined 1: one world */
     uint32_t tag = (1u << 30) | slot << (30 - bits) | (uint32_t)(nth & ((1ull << (30 - bits)) - 1));
     dtask_t *t = &d->task[r];
     wl_collective(&t->q, coll_of[v[0]], m, P, me, root, v[4] > v[5] ? v[4] : v[5], tag);
