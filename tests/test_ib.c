@@ -56,6 +56,9 @@ TEST(ib_lid_lmc_arithmetic)
     memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 2, ovl, &bad) == -1, "overlap accepted"); ib_free(&ib);
     memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 0, big, &bad) == -1 && bad == 1, "LID 0xC000 accepted"); ib_free(&ib);
     memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 2, ok, &bad) == 0 && ib.owner[9] == 0 && ib.owner[7] == 1, "given LIDs"); ib_free(&ib);
+    uint32_t top[2] = { 4, 0xBFFC }, over[2] = { 4, 0xC000 - 4 + 4 };   /* the last aligned block ends at 0xBFFF */
+    memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 2, top, &bad) == 0 && ib.owner[0xBFFF] == 1, "LIDs 0xBFFC-0xBFFF refused"); ib_free(&ib);
+    memset(&ib, 0, sizeof ib); CHECK(ib_assign_lids(&ib, &s, 2, over, &bad) == -1 && bad == 1, "LIDs from 0xC000 accepted"); ib_free(&ib);
 }
 
 /* Every (switch with CAs, CA LID) route is delivered; for minimal engines
@@ -591,4 +594,57 @@ TEST(ib_files_dual_port_ca_round_trip)
         run_cmd(cmd, out, sizeof out);
         CHECK(atoi(out) == 2, "fabric %d: %s Ca records written for 2 CAs", v, out);
     }
+}
+
+/* dmodk with LMC 2 on a 3-stage fat-tree of arity 2: the 4 LID offsets of a
+ * destination in another pod take 4 different routes (K^(T-1) = 4 top
+ * switches), not the 2 that turning every stage by i mod K gives. */
+TEST(ib_dmodk_lid_offsets_take_distinct_routes)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ft_ini, (const char *[]){ "routing.algorithm=lft", "ib.engine=dmodk", "ib.lmc=2", NULL });
+    const ib_subnet_t *ib = ib_get(&s);
+    uint32_t pairs = 0, short_of = 0;
+    for (uint32_t a = 0; a < s.nnodes; a++)
+        for (uint32_t b = 0; b < s.nnodes; b++) {
+            if (a / 4 == b / 4) continue;   /* another pod (K^(T-1) = 4 nodes each): routes reach the top */
+            uint64_t sig[4];
+            uint32_t distinct = 0;
+            for (uint32_t i = 0; i < 4; i++) {
+                uint32_t lid = ib_dlid(ib, b, i), w = ib->leaf[a];
+                uint64_t h = 1469598103934665603ull;
+                for (int hop = 0; hop < 8 && !(w & NIC_BIT) && w != ICN_NIL; hop++) {
+                    h = (h ^ w) * 1099511628211ull;
+                    w = ib_peer_dev(&s, w, ib_lft(ib, w, lid));
+                }
+                CHECK(w == (NIC_BIT | b), "offset %u from %u does not reach %u", i, a, b);
+                uint32_t k = 0;
+                while (k < distinct && sig[k] != h) k++;
+                if (k == distinct) sig[distinct++] = h;
+            }
+            pairs++;
+            short_of += distinct < 4;
+        }
+    CHECK(pairs > 0 && short_of == 0, "%u of %u pairs in different pods have fewer than 4 distinct routes", short_of, pairs);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* Up*-down* from two roots of a torus that lead to each other only through
+ * switches ranked below them cannot route every pair: refused, naming
+ * ib.root (before, a later reachability check blamed ib.engine). */
+TEST(ib_updn_roots_that_cut_the_fabric_are_refused)
+{
+    char dir[128] = "", ini[192], cmd[768], out[2048];
+    test_tmpdir(dir, sizeof dir, "updn");
+    snprintf(ini, sizeof ini, "%s/torus.ini", dir);
+    FILE *f = fopen(ini, "w");
+    CHECK(f && fputs(torus_ini, f) >= 0 && fclose(f) == 0, "writing %s", ini);
+    snprintf(cmd, sizeof cmd, "./build/icnsim run %s -s routing.algorithm=lft -s ib.engine=updn -s ib.root='0 10' -q -o %s/cut", ini, dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "ib.root") && strstr(out, "cannot route"), "exit %d: %s", rc, out);
+    snprintf(cmd, sizeof cmd, "./build/icnsim run %s -s routing.algorithm=lft -s ib.engine=updn -s ib.root=5 -q -o %s/one", ini, dir);
+    rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 0, "one root refused: exit %d: %s", rc, out);
 }

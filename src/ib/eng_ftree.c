@@ -87,7 +87,9 @@ void ib_engine_dmodk(ib_subnet_t *ib, sim_t *s, cfg_t *c)
         for (uint32_t i = 0; i < (1u << ib->lmc); i++)
             for (uint32_t w = 0; w < s->nswitches; w++) {
                 uint32_t p = fattree_dmodk_port(ft, w, n);
-                if (fattree_is_up(ft, w, p)) p = ft->K + (p - ft->K + i) % ft->K;
+                /* offset i turns the stage-l up port by base-K digit l - 1 of i, so
+                 * offsets up to K^(T-1) take different routes (not i mod K at every stage) */
+                if (fattree_is_up(ft, w, p)) p = ft->K + (p - ft->K + i / ft->kpow[ft->stage[w] - 1]) % ft->K;
                 ib_set(ib, w, ib->base[n] + i, p);
             }
 }

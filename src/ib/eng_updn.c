@@ -7,7 +7,10 @@
  * OpenSM's automatic root detection finds there); on other fabrics with
  * switches that have no CAs, all of those whose largest distance to a switch
  * with CAs is smallest (a file's fat-tree: its top stage); else the single
- * switch with that smallest largest distance (lowest index on ties).
+ * switch with that smallest largest distance (lowest index on ties). Several
+ * roots can cut a fabric (a root with only down links never leads to
+ * another): default roots that do are replaced by that single switch, and
+ * roots given in ib.root that do are refused, naming the key.
  *
  * Per destination switch t a breadth-first search backwards from t labels
  * each switch D (its route only goes down) or U (it first climbs): a switch
@@ -20,11 +23,11 @@
 #include "../core/util.h"
 #include <stdlib.h>
 
-static void default_roots(const sim_t *s, uint32_t *root, uint32_t *nroot)
+static void default_roots(const sim_t *s, uint32_t *root, uint32_t *nroot, int single)
 {
     const fattree_t *ft = fattree_get(s);
     *nroot = 0;
-    if (ft) {
+    if (ft && !single) {
         for (uint32_t w = 0; w < s->nswitches; w++)
             if (ft->stage[w] == ft->T) root[(*nroot)++] = w;
         return;
@@ -38,6 +41,7 @@ static void default_roots(const sim_t *s, uint32_t *root, uint32_t *nroot)
             if (has[v] && dist[(size_t)w * s->nswitches + v] > ecc[w]) ecc[w] = dist[(size_t)w * s->nswitches + v];
         if (!has[w]) spine = 1;
     }
+    if (single) spine = 0;
     /* a fabric with switches without CAs (a fat-tree read from a file): every such switch of least eccentricity */
     for (uint32_t w = 0; w < s->nswitches; w++) if ((!spine || !has[w]) && ecc[w] < best) best = ecc[w];
     for (uint32_t w = 0; w < s->nswitches; w++)
@@ -46,13 +50,14 @@ static void default_roots(const sim_t *s, uint32_t *root, uint32_t *nroot)
     free(dist); free(has);
 }
 
-void ib_engine_updn(ib_subnet_t *ib, sim_t *s, cfg_t *c)
+/* Rank the switches by distance from the roots and fill every LFT entry
+ * with a legal route. Returns the first switch with CAs that some switch
+ * with CAs cannot reach by up*-down* (several roots can cut a fabric: a root
+ * with only down links never leads to another), or ICN_NIL; *from: that switch. */
+static uint32_t route_all(ib_subnet_t *ib, sim_t *s, const uint32_t *root, uint32_t nroot, uint32_t *from)
 {
-    uint32_t S = s->nswitches, nroot;
-    uint32_t *root = xmalloc(S * sizeof *root), *rank = xmalloc(S * sizeof *rank), *q = xmalloc(S * sizeof *q);
-    if (cfg_is_set(c, K_IB_ROOT)) nroot = ib_parse_switches(c, K_IB_ROOT, s, root, S);
-    else { cfg_str(c, K_IB_ROOT); default_roots(s, root, &nroot); }
-    if (!nroot) cfg_fail(c, K_IB_ROOT, "updn needs at least one root switch");
+    uint32_t S = s->nswitches, cut = ICN_NIL;
+    uint32_t *rank = xmalloc(S * sizeof *rank), *q = xmalloc(S * sizeof *q);
     /* ranks: multi-source BFS from the roots */
     for (uint32_t w = 0; w < S; w++) rank[w] = UINT32_MAX;
     uint32_t h = 0, t = 0;
@@ -103,6 +108,8 @@ void ib_engine_updn(ib_subnet_t *ib, sim_t *s, cfg_t *c)
             nf = nn;
             level++;
         }
+        for (uint32_t n = 0; n < s->nnodes && cut == ICN_NIL; n++)
+            if (dist[ib->leaf[n]] == UINT32_MAX) { cut = dst; *from = ib->leaf[n]; }
         for (uint32_t n = n0; n < s->nnodes; n++) {
             if (ib->leaf[n] != dst) continue;
             for (uint32_t w = 0; w < S; w++) used[w] = 0;
@@ -116,6 +123,26 @@ void ib_engine_updn(ib_subnet_t *ib, sim_t *s, cfg_t *c)
         }
     }
 #undef UP
-    free(root); free(rank); free(q); free(dist); free(down_only); free(mdown); free(mup); free(used);
+    free(rank); free(q); free(dist); free(down_only); free(mdown); free(mup); free(used);
     free(fr); free(nx); free(ld.n); free(done_sw);
+    return cut;
+}
+
+void ib_engine_updn(ib_subnet_t *ib, sim_t *s, cfg_t *c)
+{
+    uint32_t S = s->nswitches, nroot, from;
+    uint32_t *root = xmalloc(S * sizeof *root);
+    int given = cfg_is_set(c, K_IB_ROOT);
+    if (given) nroot = ib_parse_switches(c, K_IB_ROOT, s, root, S);
+    else { cfg_str(c, K_IB_ROOT); default_roots(s, root, &nroot, 0); }
+    if (!nroot) cfg_fail(c, K_IB_ROOT, "updn needs at least one root switch");
+    uint32_t cut = route_all(ib, s, root, nroot, &from);
+    if (cut != ICN_NIL && !given && nroot > 1) {   /* the switches without CAs do not form a top: one central root */
+        default_roots(s, root, &nroot, 1);
+        cut = route_all(ib, s, root, nroot, &from);
+    }
+    if (cut != ICN_NIL)
+        cfg_fail(c, K_IB_ROOT, "up*/down* from these %u roots cannot route from switch %u to switch %u (a root with only "
+                 "down links never leads to another root): give one root, or roots at one level of the fabric", nroot, from, cut);
+    free(root);
 }

@@ -79,7 +79,7 @@ const ib_engine_t ib_engines[] = {
     { "minhop", "minimal hops, least-loaded port among the minimal ones (any topology; may have credit loops)", ib_engine_minhop },
     { "updn", "up*/down* from ib.root (default: a fat-tree's top stage, else the most central switch); deadlock-free on 1 VL", ib_engine_updn },
     { "ftree", "fat-tree engine: per destination one up path per stage, least-loaded, routes converge (fat-trees)", ib_engine_ftree },
-    { "dmodk", "D-mod-K as LFTs (fat-trees); LID offset i rotates the up ports by i", ib_engine_dmodk },
+    { "dmodk", "D-mod-K as LFTs (fat-trees); LID offset i turns the stage-l up port by base-K digit l-1 of i", ib_engine_dmodk },
     { "dor", "dimension order (meshes, tori); tori: SL bit d = path wraps in dimension d, VL = that bit (2 VLs)", ib_engine_dor },
     { "dfs-disjoint", "2^LMC paths per destination, shortest first, each avoiding the links of the earlier ones; VL layers break credit loops", ib_engine_dfs },
     { "file", "the LFTs of an OpenSM / dump_lfts dump (ib.lft_file)", ib_engine_file },
