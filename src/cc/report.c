@@ -7,6 +7,7 @@
  * nic.queues = flows or a multipath scheme too). */
 #include "cc.h"
 #include "../stats/outfile.h"
+#include "../stats/report.h"
 #include "../core/util.h"
 #include <inttypes.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ static void write_flows(const sim_t *s, const char *dir)
     outfile_t o;
     FILE *f = out_open(&o, dir, "flows.csv");
     fputs("src,dst,vl,tx_bytes,rx_bytes_window,rx_share_of_link,becns,ccti,queued_messages\n", f);
-    double span = (double)(s->stop > s->warmup ? s->stop - s->warmup : 0) * 1e-12;
+    double span = (double)stats_window(s) * 1e-12;
     /* by source, then destination (ids depend on when nodes were served):
      * each node's flow table, sorted */
     uint32_t most = 0;

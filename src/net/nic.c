@@ -158,7 +158,7 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
     if (__builtin_expect(s->hooks.msg_sent != NULL, 0) && !c->msg_left) s->hooks.msg_sent(s, n, c->msg_id);
     c->injected_pkts++;
     s->st.inj_pkts++;
-    if (s->now >= s->warmup && s->now < s->stop) { s->st.w_inj_pkts++; c->w_inj++; }
+    if (s->now >= s->warmup && s->now < s->stop) { s->st.w_inj_pkts++; s->st.w_inj_bytes += size; c->w_inj++; }
     int64_t bin = ts_bin(&s->st, s->now);
     if (bin >= 0) s->st.ts_inj_pkts[bin]++;
     return id;
@@ -362,7 +362,8 @@ void nic_count_generated(sim_t *s)
             }
             st->w_gen_bytes += win * s->msg_size;
             for (uint32_t b = 0; b < st->nbins; b++) {
-                uint64_t m = count_fixed(t, g, (simtime_t)b * st->interval, (simtime_t)(b + 1) * st->interval);
+                simtime_t e = (simtime_t)(b + 1) * st->interval;
+                uint64_t m = count_fixed(t, g, (simtime_t)b * st->interval, e < st->tend ? e : st->tend);
                 st->ts_gen_pkts[b] += m * npk;
                 st->ts_gen_bytes[b] += m * s->msg_size;
             }

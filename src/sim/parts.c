@@ -332,7 +332,7 @@ static void contexts_begin(sim_t *s, struct parts *P)
         c->npend = 0;
         c->pend_bits = s->pend_bits ? xcalloc((ndev + 63) / 64, sizeof *c->pend_bits) : NULL;
         c->inst = NULL; c->inst_key = c->inst_tmp = NULL; c->inst_cap = 0;
-        stats_init(&c->st, s->st.interval, (uint64_t)s->st.nbins * s->st.interval);
+        stats_init(&c->st, s->st.interval, s->st.tend);
         if (s->st.ts_net_sum) stats_latency_series(&c->st);
         c->pkt_free = ICN_NIL; c->pkt_nfree = 0; c->pkt_live = 0;
         c->msg_free = ICN_NIL; c->msg_nfree = 0;

@@ -16,7 +16,7 @@ static double norm(const sim_t *s, uint64_t bytes, simtime_t span)
 
 /* The measurement window's length: up to its stop, or to an earlier end (a
  * deadlock, which may end a run in its warm-up; a finished workload). */
-static simtime_t window(const sim_t *s)
+simtime_t stats_window(const sim_t *s)
 {
     simtime_t e = s->end < s->stop ? s->end : s->stop;
     return e > s->warmup ? e - s->warmup : 0;
@@ -48,11 +48,10 @@ void result_compute(const sim_t *s, result_t *r)
 {
     memset(r, 0, sizeof *r);
     const stats_t *st = &s->st;
-    simtime_t span = window(s);
+    simtime_t span = stats_window(s);
     r->accepted = norm(s, st->w_del_bytes, span);
     r->offered = norm(s, st->w_gen_bytes, span);
-    r->injected = s->nnodes && span ? (double)st->w_inj_pkts / (double)s->nnodes
-                                      * (double)ser_time(s, s->mtu) / (double)span : 0;
+    r->injected = norm(s, st->w_inj_bytes, span);   /* bytes: a packet may be shorter than packet.mtu */
     r->node_min = 1e300;
     for (uint32_t n = 0; n < s->nnodes && span; n++) {   /* an empty window (a workload that ends at 0) has no rates */
         double x = (double)s->nic[n].rx_bytes * 8.0 / (s->link_bps * ((double)span * 1e-12));
@@ -143,7 +142,7 @@ void write_timeseries(const sim_t *s, const char *path)
     fputs("t_start_us,t_end_us,accepted,offered,injected_pkts,delivered_pkts,generated_pkts,in_network,mean_latency_ns\n", f);
     for (uint32_t i = 0; i < st->nbins; i++) {
         simtime_t a = (simtime_t)i * st->interval, b = a + st->interval;
-        if (b > s->warmup + window(s)) b = s->warmup + window(s);
+        if (b > s->warmup + stats_window(s)) b = s->warmup + stats_window(s);
         if (b <= a) break;
         double acc = norm(s, st->ts_del_bytes[i], b - a);
         double off = norm(s, st->ts_gen_bytes[i], b - a);
@@ -159,7 +158,7 @@ void write_nodes(const sim_t *s, const char *path)
 {
     outfile_t o;
     FILE *f = out_open(&o, path, NULL);
-    simtime_t span = window(s);
+    simtime_t span = stats_window(s);
     fputs("node,role,accepted,injected_pkts\n", f);
     for (uint32_t n = 0; n < s->nnodes; n++) {
         const nic_t *c = &s->nic[n];
@@ -198,7 +197,7 @@ void print_summary(FILE *f, const sim_t *s, const result_t *r)
             s->cfg->name, s->topo->name, s->nnodes, s->nswitches, s->routing->name, s->queuing->name, s->nvc);
     fprintf(f, "  traffic %s / %s / %s at load %.3f (%.6g bits/us per node); warm-up %s, measured %s\n", s->process->name,
             s->pattern->name, s->scenario->name, s->load, s->load * s->link_bps / 1e6, fmt_time(s->warmup, a, sizeof a),
-            fmt_time(window(s), b, sizeof b));
+            fmt_time(stats_window(s), b, sizeof b));
     if (r->status) fprintf(f, "  ** DEADLOCK detected: the figures below cover the run up to it **\n");
     fprintf(f, "\n  %-34s %12s\n", "metric", "value");
     fprintf(f, "  %-34s %12.4f\n", "accepted throughput (norm.)", r->accepted);

@@ -20,6 +20,9 @@ typedef struct result {
 } result_t;
 
 void result_compute(const sim_t *s, result_t *r);
+/* The measurement window's length: up to its stop, or to an earlier end (a
+ * deadlock; a workload that finished). Every per-window rate divides by it. */
+simtime_t stats_window(const sim_t *s);
 /* Metric columns, in order. */
 void result_csv_header(FILE *f);
 void result_csv_row(FILE *f, const result_t *r);

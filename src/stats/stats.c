@@ -10,6 +10,7 @@ void stats_init(stats_t *st, uint64_t interval, uint64_t end)
     hist_init(&st->net);
     hist_init(&st->msg);
     st->interval = interval;
+    st->tend = end;
     st->nbins = (uint32_t)((end + interval - 1) / interval);
     if (st->nbins == 0) st->nbins = 1;
     st->ts_del_bytes = xcalloc(st->nbins, sizeof(uint64_t));
@@ -49,7 +50,7 @@ void stats_add(stats_t *to, const stats_t *from)
 {
     to->inj_pkts += from->inj_pkts; to->del_pkts += from->del_pkts; to->pkt_hops += from->pkt_hops;
     to->flit_hops += from->flit_hops; to->events += from->events;
-    to->w_del_pkts += from->w_del_pkts; to->w_del_bytes += from->w_del_bytes; to->w_inj_pkts += from->w_inj_pkts;
+    to->w_del_pkts += from->w_del_pkts; to->w_del_bytes += from->w_del_bytes; to->w_inj_pkts += from->w_inj_pkts; to->w_inj_bytes += from->w_inj_bytes;
     to->w_gen_pkts += from->w_gen_pkts; to->w_gen_bytes += from->w_gen_bytes;
     to->w_hops_sum += from->w_hops_sum; to->w_lat_pkts += from->w_lat_pkts; to->w_src_drops += from->w_src_drops;
     to->w_gen_tsum2 += from->w_gen_tsum2; to->w_done_tsum += from->w_done_tsum;
@@ -75,7 +76,7 @@ void stats_add(stats_t *to, const stats_t *from)
 /* Every count, sum and series stats_add adds, in one order for both ways. */
 #define STATS_FIELDS(X, st) \
     X(&(st)->inj_pkts, 1) X(&(st)->del_pkts, 1) X(&(st)->pkt_hops, 1) X(&(st)->flit_hops, 1) X(&(st)->events, 1) \
-    X(&(st)->w_del_pkts, 1) X(&(st)->w_del_bytes, 1) X(&(st)->w_inj_pkts, 1) X(&(st)->w_gen_pkts, 1) \
+    X(&(st)->w_del_pkts, 1) X(&(st)->w_del_bytes, 1) X(&(st)->w_inj_pkts, 1) X(&(st)->w_inj_bytes, 1) X(&(st)->w_gen_pkts, 1) \
     X(&(st)->w_gen_bytes, 1) X(&(st)->w_hops_sum, 1) X(&(st)->w_lat_pkts, 1) X(&(st)->w_src_drops, 1) \
     X(&(st)->w_gen_tsum2, 1) X(&(st)->w_done_tsum, 1) X(&(st)->gen_pkts, 1) X(&(st)->src_drops, 1) \
     X(&(st)->lat.n, 1) X(&(st)->lat.max, 1) X(&(st)->lat.min, 1) X(&(st)->lat.sum, 1) X((st)->lat.cnt, HIST_BUCKETS) \

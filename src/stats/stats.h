@@ -14,7 +14,7 @@ typedef struct stats {
     /* whole run */
     uint64_t inj_pkts, del_pkts, pkt_hops, flit_hops, events;
     /* measurement window */
-    uint64_t w_del_pkts, w_del_bytes, w_inj_pkts, w_gen_pkts, w_gen_bytes;
+    uint64_t w_del_pkts, w_del_bytes, w_inj_pkts, w_inj_bytes, w_gen_pkts, w_gen_bytes;
     uint64_t w_hops_sum, w_lat_pkts;   /* w_lat_pkts: the window's packets delivered (latency samples) */
     uint64_t w_src_drops;     /* packets generated in the window and dropped by a full source queue */
     /* sums of the generation times (ps) of the window's packets: all of them
@@ -23,7 +23,7 @@ typedef struct stats {
     psum_t w_gen_tsum2, w_done_tsum;   /* w_gen_tsum2: twice the sum (the closed form of constant gaps has halves) */
     hist_t lat, net, msg;     /* generation->delivery, injection->delivery, message */
     /* time series, bin i covers [i*interval, (i+1)*interval) */
-    uint64_t interval;
+    uint64_t interval, tend;   /* tend: the series' end (the window's stop); the last bin may be shorter */
     uint32_t nbins;
     uint64_t *ts_del_bytes, *ts_del_pkts, *ts_inj_pkts, *ts_gen_pkts, *ts_gen_bytes, *ts_innet;
     psum_t *ts_lat_sum;
@@ -40,8 +40,7 @@ typedef struct stats {
 /* Time-series bin of time t, or -1 past the end (a drain after the run). */
 static inline int64_t ts_bin(const stats_t *st, uint64_t t)
 {
-    uint64_t b = t / st->interval;
-    return b < st->nbins ? (int64_t)b : -1;
+    return t < st->tend ? (int64_t)(t / st->interval) : -1;
 }
 
 void stats_init(stats_t *st, uint64_t interval, uint64_t end);

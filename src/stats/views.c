@@ -20,6 +20,7 @@
  * The hooks cost one predictable branch per hop when all are off. */
 #include "views_int.h"
 #include "plot.h"
+#include "report.h"
 #include "../core/util.h"
 #include <stdlib.h>
 #include <string.h>
@@ -184,7 +185,7 @@ int views_router_wait(const sim_t *s, uint32_t w, uint64_t *pkts, uint64_t *sum_
 double views_link_util(const sim_t *s, uint32_t go)
 {
     const views_t *v = s->views;
-    double cap = s->link_bps / 8.0 * (double)(s->stop - s->warmup) * 1e-12;
+    double cap = s->link_bps / 8.0 * (double)stats_window(s) * 1e-12;
     return v && v->bytes && cap > 0 ? (double)v->bytes[go] / cap : 0;
 }
 
