@@ -316,8 +316,7 @@ TEST(views_pdes_window_statistics)
 /* The window's edges and sizes: a time series whose window is not a whole
  * number of intervals ends with a shorter bin that holds only the window's
  * traffic (not the drain's); `injected` counts packets by their bytes (1 KB
- * messages in 4 KB packets); the occupancy sampled at the window's end is
- * the network's, not zeros. */
+ * messages in 4 KB packets). */
 TEST(stats_window_edges_and_injected_bytes)
 {
     char cmd[2048], out[8192], dir[600], ini[600];
@@ -326,7 +325,7 @@ TEST(stats_window_edges_and_injected_bytes)
     FILE *f = fopen(ini, "w");
     if (!f) abort();
     fputs("load = 1.0\n[topology]\ntype = rlft\nk = 4\nstages = 1\n[packet]\nmtu = 4KB\n[traffic]\nmessage_size = 1KB\n"
-          "[time]\nwarmup = 10us\nmeasure = 25us\ninterval = 10us\n[output]\noccupancy = true\n", f);
+      "[time]\nwarmup = 10us\nmeasure = 25us\ninterval = 10us\n", f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s run %s -q -o %s -s output.plots=no", icnsim_bin(), ini, dir);
     int rc = run_cmd(cmd, out, sizeof out);
@@ -341,13 +340,4 @@ TEST(stats_window_edges_and_injected_bytes)
     if (csv_col(dir, "summary.csv", "injected", v, 1) == 1) inj = v[0];
     if (csv_col(dir, "summary.csv", "offered", v, 1) == 1) off = v[0];
     CHECK(inj > 0 && inj <= 1.0001 && inj <= off * 1.05, "injected %.3f with offered %.3f", inj, off);
-    char path[700], line[256];
-    snprintf(path, sizeof path, "%s/occupancy.csv", dir);
-    FILE *o = fopen(path, "r");
-    int rows = 0;
-    double last = -1;
-    while (o && fgets(line, sizeof line, o))
-        if (line[0] != '#') { rows++; last = atof(line); }
-    if (o) fclose(o);
-    CHECK(rows == 4 && last > 0, "occupancy.csv: %d rows, the last %.4f (the sample at the window's end)", rows, last);
 }

@@ -53,7 +53,6 @@ static void sample(sim_t *s, uint32_t k)
 static void window_end(sim_t *s)
 {
     s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
-    if (s->views) views_on_sample(s, s->st.nbins);
     if (s->cc) cc_on_sample(s, s->st.nbins);
     if (s->mp) mp_on_sample(s, s->st.nbins);
     transport_sync(s, s->now);   /* stalled nodes take (or drop) the window's messages now, as if woken */
@@ -423,7 +422,6 @@ int sim_run(sim_t *s)
     int rc = loop(s);
     if (rc == EXIT_OK && !s->drain_max) {   /* the sample at the end time */
         s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
-        if (s->views) views_on_sample(s, s->st.nbins);
         if (s->cc) cc_on_sample(s, s->st.nbins);
         if (s->mp) mp_on_sample(s, s->st.nbins);
     }
