@@ -627,12 +627,15 @@ TEST(prdrb_sets_of_multi_packet_messages_are_given_back)
     cfg_free(&c);
 }
 
+/* DRB over LIDs on a 4x4 torus: 4 LIDs per CA on the disjoint-path engine. */
+#define DRBIB "topology.type=torus", "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2", "switch.vcs=5", \
+              "cc.mode=iba", "multipath.scheme=drb-ib"
+
 /* DRB over LIDs keeps a pair only while it holds something: a BECN count,
  * a path beyond path 0, a timer. */
 TEST(drbib_pairs_at_rest_are_freed)
 {
-    const char *sets[] = { "topology.type=torus", "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2",
-                           "switch.vcs=5", "cc.mode=iba", "multipath.scheme=drb-ib", "load=0.6", NULL };
+    const char *sets[] = { DRBIB, "load=0.6", NULL };
     sim_t s;
     cfg_t c;
     tsim_setup(&s, &c, cube_ini, sets);
@@ -699,8 +702,7 @@ TEST(drb_ratio_is_against_the_metapath_zero_load_and_close_takes_the_slowest)
  * throttles, so a CCT with a delay at CCTI_Min is no error for it. */
 TEST(drbib_becns_open_split_and_expiries_close)
 {
-    const char *sets[] = { "topology.type=torus", "routing.algorithm=lft", "ib.engine=dfs-disjoint", "ib.lmc=2",
-                           "switch.vcs=5", "cc.mode=iba", "multipath.scheme=drb-ib", "cc.ccti_min=10", NULL };
+    const char *sets[] = { DRBIB, "cc.ccti_min=10", NULL };
     sim_t s;
     cfg_t c;
     tsim_setup(&s, &c, cube_ini, sets);

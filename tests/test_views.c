@@ -211,25 +211,34 @@ TEST(views_port_counters_agree_across_links)
     cfg_free(&c);
 }
 
+/* Run the configuration `text` (written to tmp()/NAME.ini) into
+ * tmp()/NAME, without plots; 0 if it ran. */
+static int run_ini(const char *name, const char *text, char *dir, size_t n)
+{
+    char cmd[2048], out[8192], ini[600];
+    snprintf(dir, n, "%s/%s", tmp(), name);
+    snprintf(ini, sizeof ini, "%s/%s.ini", tmp(), name);
+    FILE *f = fopen(ini, "w");
+    if (!f) abort();
+    fputs(text, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s -s output.plots=no", icnsim_bin(), ini, dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 0, "%s: run: %s", name, out);
+    return rc;
+}
+
 /* The files of a run: the latency series adds up to the summary's delivered
  * count, the histogram to the switch-to-switch links (48 on a 4x4 mesh),
  * the map has one row per such link and the router table one per router. */
 TEST(views_files_add_up)
 {
-    char cmd[2048], out[8192], dir[600], ini[600];
-    snprintf(dir, sizeof dir, "%s/files", tmp());
-    snprintf(ini, sizeof ini, "%s/mesh.ini", tmp());
-    FILE *f = fopen(ini, "w");
-    if (!f) abort();
-    fputs("load = 0.6\n[topology]\ntype = mesh\nk = 4\nn = 2\n[routing]\nalgorithm = dor\n[traffic]\nscenario = hotspot\n"
-          "[time]\nwarmup = 5us\nmeasure = 20us\ninterval = 1us\ndrain = false\n"
-          "[views]\nlatency = true\npeak_window = 5us\ntop_pairs = 3\nrouter_wait = true\nlink_load = true\nlink_bins = 7\n"
-          "port_counters = true\n", f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s -s output.plots=no", icnsim_bin(), ini, dir);
-    int rc = run_cmd(cmd, out, sizeof out);
-    CHECK(rc == 0, "run: %s", out);
-    if (rc) return;
+    char dir[600];
+    if (run_ini("files", "load = 0.6\n[topology]\ntype = mesh\nk = 4\nn = 2\n[routing]\nalgorithm = dor\n[traffic]\nscenario = hotspot\n"
+                "[time]\nwarmup = 5us\nmeasure = 20us\ninterval = 1us\ndrain = false\n"
+                "[views]\nlatency = true\npeak_window = 5us\ntop_pairs = 3\nrouter_wait = true\nlink_load = true\nlink_bins = 7\n"
+                "port_counters = true\n", dir, sizeof dir))
+        return;
     static double v[4096], w[4096];
     int n = csv_col(dir, "summary.csv", "delivered", v, 1);
     double delivered = n == 1 ? v[0] : -1;
@@ -319,18 +328,10 @@ TEST(views_pdes_window_statistics)
  * messages in 4 KB packets). */
 TEST(stats_window_edges_and_injected_bytes)
 {
-    char cmd[2048], out[8192], dir[600], ini[600];
-    snprintf(dir, sizeof dir, "%s/edges", tmp());
-    snprintf(ini, sizeof ini, "%s/one.ini", tmp());
-    FILE *f = fopen(ini, "w");
-    if (!f) abort();
-    fputs("load = 1.0\n[topology]\ntype = rlft\nk = 4\nstages = 1\n[packet]\nmtu = 4KB\n[traffic]\nmessage_size = 1KB\n"
-      "[time]\nwarmup = 10us\nmeasure = 25us\ninterval = 10us\n", f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s -s output.plots=no", icnsim_bin(), ini, dir);
-    int rc = run_cmd(cmd, out, sizeof out);
-    CHECK(rc == 0, "run: %s", out);
-    if (rc) return;
+    char dir[600];
+    if (run_ini("edges", "load = 1.0\n[topology]\ntype = rlft\nk = 4\nstages = 1\n[packet]\nmtu = 4KB\n[traffic]\nmessage_size = 1KB\n"
+                "[time]\nwarmup = 10us\nmeasure = 25us\ninterval = 10us\n", dir, sizeof dir))
+        return;
     static double v[4096], w[4096];
     int n = csv_col(dir, "timeseries.csv", "accepted", v, 4096);
     csv_col(dir, "timeseries.csv", "offered", w, 4096);
