@@ -2,6 +2,7 @@
  * same bytes, whatever the number of sweep workers. */
 #include "test.h"
 #include "util.h"
+#include "../src/stats/report.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -117,6 +118,36 @@ TEST(cli_help_list_and_keys_tell_the_truth)
     /* docs/CONFIG.md is generated from the key table and must match it */
     snprintf(cmd, sizeof cmd, "%s keys --markdown | diff -q - docs/CONFIG.md", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "docs/CONFIG.md is stale: run `make docs` (%s)", out);
+}
+
+/* docs/OUTPUT.md defines summary.csv's metric columns: its table's first
+ * cells, read in order, must name exactly the columns the code writes. */
+TEST(cli_output_doc_names_every_summary_column)
+{
+    char hdr[2048] = "", doc[2048] = "", line[4096];
+    FILE *m = fmemopen(hdr, sizeof hdr - 1, "w");
+    CHECK(m != NULL, "fmemopen");
+    if (!m) return;
+    result_csv_header(m);
+    fclose(m);
+    FILE *f = fopen("docs/OUTPUT.md", "r");
+    CHECK(f != NULL, "docs/OUTPUT.md missing");
+    if (!f) return;
+    size_t n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "| `", 3)) continue;   /* a table row naming columns */
+        char *end = strstr(line + 2, " |");
+        for (char *p = line + 2; end && p < end; p++) {
+            if (*p != '`') continue;
+            char *q = strchr(p + 1, '`');
+            if (!q || q > end) break;
+            n += (size_t)snprintf(doc + n, sizeof doc - n, "%s%.*s", n ? "," : "", (int)(q - p - 1), p + 1);
+            if (n >= sizeof doc) break;
+            p = q;
+        }
+    }
+    fclose(f);
+    CHECK(!strcmp(doc, hdr), "docs/OUTPUT.md lists\n  %s\nthe code writes\n  %s", doc, hdr);
 }
 
 static int files_equal(const char *a, const char *b)
