@@ -228,16 +228,38 @@ static int run_ini(const char *name, const char *text, char *dir, size_t n)
     return rc;
 }
 
+/* occupancy.csv's rows (comments skipped); *empty counts the rows in which
+ * every switch is empty. */
+static int occupancy_rows(const char *dir, int *empty)
+{
+    char path[700], line[4096];
+    snprintf(path, sizeof path, "%s/occupancy.csv", dir);
+    FILE *f = fopen(path, "r");
+    int rows = 0;
+    *empty = 0;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        int any = 0;
+        for (char *p = line; *p; p++) if (*p >= '1' && *p <= '9') any = 1;
+        rows++;
+        *empty += !any;
+    }
+    fclose(f);
+    return rows;
+}
+
 /* The files of a run: the latency series adds up to the summary's delivered
  * count, the histogram to the switch-to-switch links (48 on a 4x4 mesh),
- * the map has one row per such link and the router table one per router. */
+ * the map has one row per such link and the router table one per router;
+ * occupancy.csv has a row per sample taken, none of them a blank left over. */
 TEST(views_files_add_up)
 {
     char dir[600];
     if (run_ini("files", "load = 0.6\n[topology]\ntype = mesh\nk = 4\nn = 2\n[routing]\nalgorithm = dor\n[traffic]\nscenario = hotspot\n"
                 "[time]\nwarmup = 5us\nmeasure = 20us\ninterval = 1us\ndrain = false\n"
                 "[views]\nlatency = true\npeak_window = 5us\ntop_pairs = 3\nrouter_wait = true\nlink_load = true\nlink_bins = 7\n"
-                "port_counters = true\n", dir, sizeof dir))
+                "port_counters = true\n[output]\noccupancy = true\n", dir, sizeof dir))
         return;
     static double v[4096], w[4096];
     int n = csv_col(dir, "summary.csv", "delivered", v, 1);
@@ -263,6 +285,8 @@ TEST(views_files_add_up)
     CHECK(csv_col(dir, "link-map.csv", "utilization", v, 4096) == 48, "link-map.csv rows");
     CHECK(csv_col(dir, "router-wait.csv", "y", v, 4096) == 16 && v[15] == 3, "router-wait.csv: 16 routers with coordinates");
     CHECK(csv_col(dir, "port-counters.csv", "PortXmitWait", v, 4096) == 48 + 16, "port-counters.csv: every connected port");
+    int empty, rows = occupancy_rows(dir, &empty);
+    CHECK(rows == 24 && !empty, "occupancy.csv: %d rows (the samples at 1..24 us), %d with every switch empty", rows, empty);
 }
 
 TEST(views_bad_keys_are_rejected)

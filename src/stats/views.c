@@ -140,7 +140,10 @@ void views_pack(const sim_t *s, bytebuf_t *b)
     bb_put(b, shape, sizeof shape);
     if (v->seen) bb_put(b, v->seen, (uint64_t)s->nports * s->nvc * v->words * sizeof *v->seen);
     if (v->bytes) bb_put(b, v->bytes, (uint64_t)s->nports * sizeof *v->bytes);
-    if (v->occ) bb_put(b, v->occ, (uint64_t)v->nsamples * s->nswitches * sizeof *v->occ);
+    if (v->occ) {
+        bb_put(b, &v->rows, sizeof v->rows);
+        bb_put(b, v->occ, (uint64_t)v->nsamples * s->nswitches * sizeof *v->occ);
+    }
     if (v->rw) bb_put(b, v->rw, (uint64_t)s->nswitches * 3 * sizeof *v->rw);
     if (v->lat) vlat_pack(s, v->lat, b);
     if (v->ports) vports_pack(s, v->ports, b);
@@ -161,8 +164,12 @@ void views_merge(sim_t *s, bytecur_t *c)
         for (size_t i = 0; i < (size_t)s->nports * s->nvc * v->words; i++) { bc_get(c, &x, 8, "views"); v->seen[i] |= x; }
     if (v->bytes)
         for (uint32_t g = 0; g < s->nports; g++) { bc_get(c, &x, 8, "views"); v->bytes[g] += x; }
-    if (v->occ)   /* a switch's occupancy: its owner's sample; the others sampled it empty */
+    if (v->occ) {   /* a switch's occupancy: its owner's sample; the others sampled it empty */
+        uint32_t rows;
+        bc_get(c, &rows, sizeof rows, "views");
+        if (rows > v->rows) v->rows = rows;
         for (size_t i = 0; i < (size_t)v->nsamples * s->nswitches; i++) { bc_get(c, &f, sizeof f, "views"); v->occ[i] += f; }
+    }
     if (v->rw)
         for (size_t i = 0; i < (size_t)s->nswitches * 3; i++) {
             bc_get(c, &x, 8, "views");
@@ -194,6 +201,7 @@ void views_on_sample(sim_t *s, uint32_t k)
     views_t *v = s->views;
     if (!v->occ || k - 1 >= v->nsamples) return;
     float *row = &v->occ[(size_t)(k - 1) * s->nswitches];
+    if (k > v->rows) v->rows = k;
     for (uint32_t w = 0; w < s->nswitches; w++) {
         const sw_t *sw = &s->sw[w];
         uint64_t b = 0;
@@ -307,7 +315,7 @@ static void write_occupancy(const sim_t *s, const char *dir, const char *title, 
     /* a matrix: one row per sample, one column per switch (gnuplot: matrix) */
     fputs("# input-buffer occupancy (fraction of all VCs of all ports) per switch, one row per sample of time.interval\n", f);
     fprintf(f, "# interval_us = %.6g; switches by stage: leaf first\n", (double)s->st.interval / 1e6);
-    for (uint32_t k = 0; k < v->nsamples; k++) {
+    for (uint32_t k = 0; k < v->rows; k++) {
         const float *row = &v->occ[(size_t)k * s->nswitches];
         for (uint32_t w = 0; w < s->nswitches; w++) fprintf(f, w ? ",%.4f" : "%.4f", row[w]);
         fputc('\n', f);

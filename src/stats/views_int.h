@@ -16,6 +16,7 @@ struct views {
     uint64_t *bytes;         /* links, link_load: [port] bytes sent in the window */
     float *occ;              /* occupancy: [sample * nswitches + switch] */
     uint32_t nsamples;
+    uint32_t rows;                 /* occupancy rows sampled: a run that ends on a sample time has no last sample */
     int latency;             /* views.latency: the time series keeps its extra columns */
     simtime_t peak_window;   /* views.peak_window, 0 = off */
     uint64_t *rw;            /* router_wait: [switch * 3]: packets, wait sum, largest wait (ps) */
