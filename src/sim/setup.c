@@ -108,7 +108,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
     }
 
     if (!(s->routing = find_routing(cfg_str(c, K_ROUTING)))) list_names_fail(c, K_ROUTING, "routing algorithm");
-    if (s->flit_mode && (!strcmp(s->routing->name, "dor-bubble") || !strcmp(s->routing->name, "bubble-adaptive")))
+    /* the bubble rule travels with the candidates a head is routed to: only
+     * the packet-level switch that routes heads (routing.when = head) keeps it */
+    int bubble = !strcmp(s->routing->name, "dor-bubble") || !strcmp(s->routing->name, "bubble-adaptive");
+    if (s->flit_mode && bubble)
         cfg_fail(c, K_ROUTING, "bubble flow control is modelled by the packet-level switch (switch.model = packet)");
     s->routing->setup(s, c);
     if ((uint32_t)s->routing->reserved_vcs >= s->nvc)
@@ -120,6 +123,9 @@ static void setup_policies(sim_t *s, cfg_t *c)
         if (s->flit_mode) cfg_fail(c, K_SW_VOQ, "VOQ switches are modelled by the packet-level switch (switch.model = packet)");
         if (s->routing->multi_cand)
             cfg_fail(c, K_SW_VOQ, "routing %s offers several outputs per packet; a VOQ switch needs one at arrival", s->routing->name);
+        if (bubble)
+            cfg_fail(c, K_SW_VOQ, "routing %s applies the bubble rule when a packet at the head of its queue enters a ring; "
+                     "a VOQ switch routes at arrival and would drop it", s->routing->name);
         voq_setup(s);
     }
     if (!s->flit_mode) {
@@ -132,6 +138,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
         if (s->route_at_arrival && s->routing->multi_cand)
             cfg_fail(c, K_ROUTING_WHEN, "routing %s offers several outputs per packet to choose from when it reaches "
                      "the head; routing at arrival needs one", s->routing->name);
+        if (s->route_at_arrival && bubble)
+            cfg_fail(c, cfg_is_set(c, K_ROUTING_WHEN) ? K_ROUTING_WHEN : K_CC_MODE,
+                     "routing %s applies the bubble rule when a packet at the head of its queue enters a ring; routing at "
+                     "arrival (routing.when = arrival, which cc.mode = iba needs) would drop it", s->routing->name);
         if (s->voq_mode && cfg_is_set(c, K_ROUTING_WHEN) && !s->route_at_arrival)
             cfg_fail(c, K_ROUTING_WHEN, "a VOQ switch routes each packet when it arrives (its output picks its VOQ)");
     } else if (cfg_is_set(c, K_ROUTING_WHEN)) {
