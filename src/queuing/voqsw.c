@@ -5,7 +5,8 @@
  * in InfiniBand (where the SL-to-VL tables do it), the VC is chosen one hop
  * ahead: leaving switch w by port `out`, a packet takes the VC of the output
  * it will use at the next switch. That needs a routing known in advance, so
- * VOQsw runs with deterministic routing (D-mod-K). Unlike the VOQ switch
+ * VOQsw runs with deterministic routing, D-mod-K only (the look-ahead is
+ * D-mod-K's, so even lft's tables are refused). Unlike the VOQ switch
  * architecture (switch.voq), every queue has its own credits: a full queue
  * stops only the flows bound for its output. Output o maps onto VC o mod Q;
  * switch.vcs = the switch radix gives one queue per output. */
@@ -16,9 +17,12 @@ static void setup(sim_t *s, cfg_t *c)
 {
     if (!fattree_get(s))
         cfg_fail(c, K_QUEUING, "voqsw looks ahead with D-mod-K, defined on fat-trees; topology.type is '%s'", s->topo->name);
-    if (!s->routing->deterministic)
-        cfg_fail(c, K_QUEUING, "voqsw chooses each VC from the output the packet will take at the next switch, "
-                 "which needs a deterministic routing (dmodk); routing.algorithm is '%s'", s->routing->name);
+    /* the look-ahead is D-mod-K's: any other routing, even a deterministic
+     * one (lft's tables), would put packets in the queue of another output */
+    extern const routing_ops routing_dmodk;
+    if (s->routing != &routing_dmodk)
+        cfg_fail(c, K_QUEUING, "voqsw chooses each VC from the output the packet will take at the next switch by D-mod-K, "
+                 "which needs a deterministic routing that is D-mod-K (dmodk); routing.algorithm is '%s'", s->routing->name);
 }
 
 /* The VC for the buffer of switch w2: the output the packet takes there. */
