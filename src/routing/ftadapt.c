@@ -178,9 +178,11 @@ static void setup_adap(sim_t *s, cfg_t *c)
     const char *scan = cfg_str(c, K_ROUTING_SCAN);
     if (!strcmp(scan, "port")) a->scan_port = 1;
     else if (strcmp(scan, "dmodk")) cfg_fail(c, K_ROUTING_SCAN, "must be dmodk or port");
-    const char *ref = cfg_str(c, K_ROUTING_DELTA_REF);
-    if (!strcmp(ref, "dmodk")) a->delta_dmodk = 1;
-    else if (strcmp(ref, "destination")) cfg_fail(c, K_ROUTING_DELTA_REF, "must be destination or dmodk");
+    if (delta > 1) {   /* K (or K/1): every up port is a candidate, nothing to compare */
+        const char *ref = cfg_str(c, K_ROUTING_DELTA_REF);
+        if (!strcmp(ref, "dmodk")) a->delta_dmodk = 1;
+        else if (strcmp(ref, "destination")) cfg_fail(c, K_ROUTING_DELTA_REF, "must be destination or dmodk");
+    }
     if ((trig == TH || trig == TWOTH) && (ftlog_path = getenv("ICNSIM_FTADAPT_LOG")) && *ftlog_path) {
         a->log = 1;
         ftlog_nvc = s->nvc < FTLOG_VCS ? s->nvc : FTLOG_VCS;
