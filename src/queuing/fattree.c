@@ -14,7 +14,8 @@
  *            seed 002's tables (docs/FATTREE.md): the VC is leaf(D) mod Q up
  *            to the stage-2 switch, where the packet moves to VC (u mod Q) of
  *            the up port u it takes, and keeps it down. Under D-mod-K u is
- *            leaf(D) mod K, so both readings agree; under adaptive routing at
+ *            leaf(D) mod K, so the readings agree when Q divides K (not
+ *            otherwise: Q = 4, K = 6, leaf 7 gets 3, then 1); under adaptive routing at
  *            stage 2 over all K ports, one destination spreads over every VC.
  *
  * The source-dependent readings take the words "same source switch (group)
