@@ -105,6 +105,23 @@ TEST(flit_vct_switching)
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "whole packet"), "VCT with 19-flit VCs: %s", out);
 }
 
+/* Virtual cut-through holds at every input VC, the injection VCs included: a
+ * node starts a packet only with room for all its flits in its router's input
+ * VC, as a router does downstream (and as the packet-level NIC does). One
+ * packet per VC makes a partial injection certain under overload; the
+ * invariant check (free flits >= flits of the last packet still to come)
+ * runs every few hundred events. */
+TEST(flit_vct_injection_needs_room_for_the_whole_packet)
+{
+    char ini[2048];
+    ini_with(ini, sizeof ini, "type = mesh\nk = 4\nn = 2\n", "dor");
+    const char *more[] = { "switch.switching=vct", "switch.vcs=1", "switch.buffer=40B", "load=1.0", "time.warmup=0",
+                           "time.measure=100us", "check.invariants=yes", "check.every=300", NULL };
+    result_t r;
+    CHECK(tsim_run_checked(ini, more, &r) == 0, "status (an invariant broke?)");
+    CHECK(r.accepted > 0.3, "accepted %.3f", r.accepted);
+}
+
 /* Duato on the 8x8 torus under sustained load: a packet that crossed a
  * ring's wrap-around link on the adaptive VC must take the escape network on
  * the post-dateline VC, or the escape channels form a cycle (this deadlocked

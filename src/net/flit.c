@@ -134,7 +134,8 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
             if (f->perhop && !s->routing->owns_vcs && vc < s->nsqs)   /* per-hop: the injection link's VCs too */
                 for (uint8_t v = 0; v < s->nsqs; v++)
                     if (f->cred[gp * nvc + v] > f->cred[gp * nvc + vc]) vc = v;
-            if (f->cred[gp * nvc + vc] < 1) return 1;
+            /* VCT: room for all its flits, as downstream of a router (allocate) */
+            if (f->cred[gp * nvc + vc] < (f->vct ? (int32_t)nflits(f, size) : 1)) return 1;
             f->cur[n] = nic_make_packet(s, n, size, vc);
             f->cur_n[n] = 0;
             f->cur_vc[n] = vc;
@@ -638,6 +639,15 @@ int flit_check_invariants(sim_t *s, int drained)
             fprintf(stderr, "invariant: output VC %u: %d credits + %u flits downstream + %lld returning != %u\n",
                     b, f->cred[b], q->n, (long long)owed[b], q->cap);
             bad = 1;
+        }
+        if (f->vct && q->n) {   /* VCT: a packet started on this VC had room for all of it */
+            const fent_t *e = &q->ring[(q->head + q->n - 1) % q->cap];
+            uint32_t left = e->last ? 0 : nflits(f, s->pkt[e->pkt].size) - e->idx - 1u;
+            if ((int64_t)left > f->cred[b] + owed[b]) {
+                fprintf(stderr, "invariant: VCT: input VC %u has %lld free flits for the %u flits of packet %u still to come\n",
+                        peer * nvc + b % nvc, (long long)(f->cred[b] + owed[b]), left, e->pkt);
+                bad = 1;
+            }
         }
         if (drained && (q->n || f->cred[b] != (int32_t)q->cap)) { fprintf(stderr, "invariant: not drained at %u\n", b); bad = 1; }
         uint32_t own = f->owner[b];
