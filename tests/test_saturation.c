@@ -1,6 +1,7 @@
 /* Saturation figures that analysis predicts. */
 #include "test.h"
 #include "util.h"
+#include "../src/net/policy.h"
 #include <stdio.h>
 
 /* Karol, Hluchyj & Morgan 1987: an N x N input-queued switch with FIFO inputs
@@ -105,4 +106,49 @@ TEST(saturation_mixed_packet_sizes_tight_buffers)
     tsim_run_checked(ini, NULL, &r);
     CHECK(r.accepted > 0.05, "accepted %.4f: the network should still carry traffic", r.accepted);
     CHECK(r.msg_mean > 0, "no message completed");
+}
+
+/* iSLIP's pointer rule (McKeown 1999), on the allocator alone: with every
+ * input of an 8 x 8 switch requesting every output, one iteration per match,
+ * the grant and accept pointers, moved only by grants accepted in the first
+ * iteration, fall out of step within N matches and then every match is a
+ * perfect one (100 % throughput); with 3 iterations the first matches fill
+ * up through the later iterations (a pair each), whose grants must not move the pointers:
+ * a later-iteration accept that moved them would leave output 0's pointer
+ * past input 0 after the first match. */
+TEST(islip_pointers_move_on_first_iteration_grants_only)
+{
+    const char *ini = "[topology]\ntype = rlft\nk = 4\nstages = 1\n";
+    for (int iters = 1; iters <= 3; iters += 2) {
+        char it[64];
+        snprintf(it, sizeof it, "switch.islip_iterations=%d", iters);
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, (const char *[]){ "switch.arbiter=islip", it, NULL });
+        unsigned n = s.sw[0].nports;
+        CHECK(n == 8, "%u ports", n);
+        uint64_t req[MAX_RADIX], all = (1ull << n) - 1;
+        uint8_t match[MAX_RADIX];
+        for (unsigned i = 0; i < n; i++) req[i] = all;
+        for (int call = 0; call < 3 * (int)n; call++) {
+            s.arbiter->match(&s, 0, all, req, match);
+            unsigned matched = 0;
+            uint64_t outs = 0;
+            for (unsigned i = 0; i < n; i++)
+                if (match[i] != 0xff) { matched++; outs |= 1ull << match[i]; }
+            CHECK(__builtin_popcountll(outs) == (int)matched, "an output matched twice");
+            if (call == 0) {
+                /* all outputs grant input 0, which accepts output 0: only that pair moves its pointers */
+                const port_t *p = &s.port[s.sw[0].port0];
+                CHECK(match[0] == 0 && p[0].grant_ptr == 1 && p[0].accept_ptr == 1, "first match: input 0 -> %u", match[0]);
+                for (unsigned k = 1; k < n; k++)
+                    CHECK(p[k].grant_ptr == 0 && p[k].accept_ptr == 0, "%d iterations: port %u pointers moved (%u, %u) by a "
+                          "grant not accepted in the first iteration", iters, k, p[k].grant_ptr, p[k].accept_ptr);
+                CHECK(matched == (unsigned)iters, "%d iterations: first match pairs %u", iters, matched);   /* one pair per iteration */
+            }
+            if (call >= (int)n) CHECK(matched == n, "%d iterations, match %d: %u of %u matched (pointers in step)", iters, call, matched, n);
+        }
+        sim_free(&s);
+        cfg_free(&c);
+    }
 }
