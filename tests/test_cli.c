@@ -96,6 +96,13 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nvoq = true\n[routing]\nwhen = head\n", "", 2, (const char *[]){ "bad.ini:4", "routing.when", "VOQ", NULL });
     expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[switch]\nvcs = 3\n[routing]\nalgorithm = duato\nwhen = arrival\n", "", 2,
                  (const char *[]){ "bad.ini:9", "routing.when", "several outputs", NULL });
+    /* the bubble rule is applied to the head of a VC queue: not with VOQs, nor to a packet routed at arrival */
+    expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[switch]\nvoq = true\n[routing]\nalgorithm = dor-bubble\n", "", 2,
+                 (const char *[]){ "bad.ini:6", "switch.voq", "bubble", NULL });
+    expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = dor-bubble\nwhen = arrival\n", "", 2,
+                 (const char *[]){ "bad.ini:7", "routing.when", "bubble", NULL });
+    expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = dor-bubble\n[cc]\nmode = iba\n", "", 2,
+                 (const char *[]){ "bad.ini:8", "cc.mode", "bubble", NULL });
     char out[4096], cmd[600];
     snprintf(cmd, sizeof cmd, "%s run /nonexistent/x.ini -q", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "/nonexistent/x.ini"), "missing file: %s", out);
