@@ -1,13 +1,14 @@
 /* dfs-disjoint: the seed's multipath engine. For every destination switch it
  * builds 2^LMC route trees, one per LID offset, shortest first: tree 0 is a
  * minimal-hop tree; in tree i every switch prefers a port it did not use in
- * trees 0..i-1 of this destination (within DETOUR extra hops). Then the
- * route of any source in tree i shares no link with its routes in the
- * earlier trees wherever every switch on it found a new port. Forwarding by
- * DLID forces all routes to one LID into a tree, so the search grows the
- * tree backwards from the destination (in order of a Dijkstra-like key)
- * rather than enumerating paths per pair depth-first; ties go to the
- * least-loaded port, then the lowest.
+ * trees 0..i-1 of this destination (each earlier use weighs DETOUR hops in
+ * its choice; see tree()). Then the route of any source in tree i shares no
+ * link with its routes in the earlier trees wherever every switch on it
+ * found a new port. Forwarding by DLID forces all routes to one LID into a
+ * tree, so the search grows the tree backwards from the destination (in
+ * order of a Dijkstra-like key) rather than enumerating paths per pair
+ * depth-first; ties go to the least-loaded port, then to the neighbour that
+ * joined the tree first.
  *
  * Non-minimal paths close credit loops, so routes are put into layers as
  * DFSSSP does: each route (source switch, DLID) goes to the first layer whose
@@ -48,15 +49,19 @@ static uint64_t hpop(heap_t *h)
 /* One tree towards switch t; next[w] = w's port, IB_NO_PORT if none.
  * Switches join the tree one at a time, each through a switch already in it,
  * in order of key = hops of that switch's route + 1 + DETOUR * (times this
- * port was w's next hop in the earlier trees): a switch leaves by a new port
- * if that costs at most DETOUR more hops per reuse avoided. The penalty counts only w's own
+ * port was w's next hop in the earlier trees); w takes the least key offered
+ * by the switches in the tree when it joins. The penalty counts only w's own
  * port, not those further on: if every switch leaves by a port it has not
  * used before, the route of any source in tree i shares no link with its
  * routes in the earlier trees (each switch on both routes leaves them by
- * different ports). Tree 0 has no penalties: it is a minimal-hop tree. */
-/* Extra hops a path may take to avoid reusing a port (seed 001's notes
- * suggest minimal + 2): longer detours buy little disjointness and need
- * more VL layers (4x4 torus, LMC 2: 4 layers with 2, 5 with 4). */
+ * different ports). It is also why DETOUR bounds no path: a switch joining
+ * through a neighbour whose route is a detour pays its hops but not its
+ * penalty, so the detours of successive switches add up (path 1 is up to 4
+ * hops longer than minimal on an 8x8 torus). Tree 0 has no penalties: it is
+ * a minimal-hop tree. */
+/* Weight, in hops, of each earlier use of a port (seed 001's notes suggest
+ * minimal + 2): heavier weights buy little disjointness and need more VL
+ * layers (4x4 torus, LMC 2: 4 layers with 2, 5 with 4). */
 #define DETOUR 2
 
 static void tree(const sim_t *s, uint32_t t, const uint32_t *mark, const uint32_t *load, uint32_t *key, uint32_t *hops,

@@ -1,8 +1,9 @@
-/* minhop: every switch forwards each LID on a minimal-hop port; among the
- * minimal ports the one with the fewest LIDs routed so far (OpenSM's port
- * counters), and for the 2^LMC LIDs of one CA a port not yet used by its
- * other LIDs where one exists. Minimal on any topology; credit loops are
- * possible (tori, meshes with uneven choices): the check reports them. */
+/* minhop: every switch forwards each LID on a minimal-hop port: for the
+ * 2^LMC LIDs of one CA a minimal port not yet used by its other LIDs while
+ * one is left (OpenSM too spreads a CA's LIDs before balancing), and among
+ * those the one with the fewest LIDs routed so far (OpenSM's port counters).
+ * Minimal on any topology; credit loops are possible (tori, meshes with
+ * uneven choices): the check reports them. */
 #include "engine.h"
 #include "../core/util.h"
 #include <stdlib.h>
@@ -27,7 +28,8 @@ void ib_engine_minhop(ib_subnet_t *ib, sim_t *s, cfg_t *c)
                     uint32_t v = ib_peer_dev(s, w, p);
                     if (v != ICN_NIL && !(v & NIC_BIT) && dist[(size_t)v * S + t] + 1u == dw) mask |= (uint64_t)1 << p;
                 }
-                uint32_t p = ib_pick(s, &ld, w, mask, used[w]);
+                uint64_t fresh = mask & ~used[w];   /* ports the CA's other LIDs do not take, before any load */
+                uint32_t p = ib_pick(s, &ld, w, fresh ? fresh : mask, used[w]);
                 used[w] |= (uint64_t)1 << p;
                 ib_set(ib, w, ib->base[n] + i, p);
             }

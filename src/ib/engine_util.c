@@ -81,7 +81,7 @@ const ib_engine_t ib_engines[] = {
     { "ftree", "fat-tree engine: per destination one up path per stage, least-loaded, routes converge (fat-trees)", ib_engine_ftree },
     { "dmodk", "D-mod-K as LFTs (fat-trees); LID offset i turns the stage-l up port by base-K digit l-1 of i", ib_engine_dmodk },
     { "dor", "dimension order (meshes, tori); tori: SL bit d = path wraps in dimension d, VL = that bit (2 VLs)", ib_engine_dor },
-    { "dfs-disjoint", "2^LMC paths per destination, shortest first, each avoiding the links of the earlier ones; VL layers break credit loops", ib_engine_dfs },
+    { "dfs-disjoint", "2^LMC paths per destination, shortest first, each preferring ports the earlier ones do not use; VL layers break credit loops", ib_engine_dfs },
     { "file", "the LFTs of an OpenSM / dump_lfts dump (ib.lft_file)", ib_engine_file },
     { NULL, NULL, NULL },
 };
