@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_TESTS 256
+#define MAX_TESTS 1024
 static struct { const char *name; test_fn fn; } tests[MAX_TESTS];
 static int ntests;
 int test_failures;
