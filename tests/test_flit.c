@@ -303,17 +303,43 @@ TEST(flit_per_hop_vcs_saturate_later)
 }
 
 /* The static scheme's single-VC links are reported at set-up. */
+/* Run icnsim with `args` (a 1 us run into a scratch directory): it must
+ * succeed, and print `warning` exactly when `warn` is set. */
+static void expect_warning(const char *args, const char *warning, int warn)
+{
+    char out[8192], cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s run %s -q -o /tmp/icnsim-flit-warn -s output.plots=no -s time.warmup=0 -s time.measure=1us",
+             icnsim_bin(), args);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "%s: %s", args, out);
+    CHECK(!strstr(out, warning) == !warn, "%s: %s", args, out);
+}
+
 TEST(flit_static_single_vc_links_warned)
 {
+    static const char *base = "experiments/seed004/vc-dor.ini -s topology.type=mesh -s routing.algorithm=dor "
+                              "-s queuing.scheme=dbbm -s switch.vcs=4 -s router.vc_alloc=";
+    static const char *warning = "all traffic of 128 of the 224 router-to-router links on one VC";
     static const struct { const char *alloc; int warn; } cases[] = { { "static", 1 }, { "per-hop", 0 } };
     for (int i = 0; i < 2; i++) {
-        char out[8192], cmd[4096];
-        snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o /tmp/icnsim-flit-warn -s topology.type=mesh "
-                 "-s routing.algorithm=dor -s queuing.scheme=dbbm -s switch.vcs=4 -s router.vc_alloc=%s -s time.warmup=0 "
-                 "-s time.measure=1us", icnsim_bin(), cases[i].alloc);
-        CHECK(run_cmd(cmd, out, sizeof out) == 0, "%s: %s", cases[i].alloc, out);
-        CHECK(!strstr(out, "all traffic of 128 of the 224 router-to-router links on one VC") == !cases[i].warn,
-              "%s: %s", cases[i].alloc, out);
+        char args[1024];
+        snprintf(args, sizeof args, "%s%s", base, cases[i].alloc);
+        expect_warning(args, warning, cases[i].warn);
+    }
+}
+
+/* A link of two flits per cycle behind routers left at one flit per input
+ * port per cycle: the routers bound the run, which the user is told, unless
+ * router.input_speedup was chosen. */
+TEST(flit_slow_input_port_behind_a_wide_link_warned)
+{
+    static const struct { const char *speedup; int warn; } cases[] = {
+        { "", 1 }, { "-s router.input_speedup=1", 0 }, { "-s router.input_speedup=2", 0 },
+    };
+    for (int i = 0; i < 3; i++) {
+        char args[1024];
+        snprintf(args, sizeof args, "experiments/seed004/base.ini -s switch.model=flit -s topology.type=mesh "
+                 "-s routing.algorithm=dor -s link.flit=1 -s link.width=2 -s load=0.1 -s time.drain=false %s", cases[i].speedup);
+        expect_warning(args, "carries 2 flits per cycle (link.width) but an input port sends 1", cases[i].warn);
     }
 }
 

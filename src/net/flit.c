@@ -511,6 +511,10 @@ void flit_setup(sim_t *s, cfg_t *c)
     else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");
     f->iters = (uint32_t)cfg_int(c, K_ROUTER_VC_ITERATIONS);
     f->ispeed = (uint32_t)cfg_int(c, K_ROUTER_INPUT_SPEEDUP);
+    if (f->ispeed && f->ispeed < f->fpc && !cfg_is_set(c, K_ROUTER_INPUT_SPEEDUP))
+        fprintf(stderr, "icnsim: warning: a link carries %u flits per cycle (link.width) but an input port sends %u "
+                "(router.input_speedup), so the routers, not the links, bound throughput and latency; set "
+                "router.input_speedup = %u (or 0) for routers as fast as their links\n", f->fpc, f->ispeed, f->fpc);
     const char *ht = cfg_str(c, K_ROUTER_HEAD_TURNOVER);
     if (!strcmp(ht, "front")) f->turnover = (uint32_t)(cfg_int(c, K_ROUTER_ROUTING) + cfg_int(c, K_ROUTER_XBAR));
     else if (strcmp(ht, "overlap")) cfg_fail(c, K_ROUTER_HEAD_TURNOVER, "must be front or overlap");
