@@ -49,8 +49,8 @@
  X(SW_VCS, "switch.vcs", KT_INT, "1", 1, 64, "Virtual channels per port (switch inputs and NIC injection).") \
  X(SW_VOQ, "switch.voq", KT_BOOL, "false", 0, 0, "Packet model: virtual output queues. Each VC of an input buffer is demultiplexed per output port (the output is chosen when the packet arrives); flow control stays per VC, not per VOQ, and any VOQ head may request the crossbar.") \
  X(SW_CROSSBAR, "switch.crossbar", KT_NAME, "port", 0, 0, "Packet model: crossbar inputs. port: one per input port, which feeds one output at a time; queue: one per VC queue (per VOQ with switch.voq), so an input port feeds several outputs at once, one packet per queue (seed 002: VOQs let \"the same VL forward packets at the same time to different output ports\"). With queue each queue requests one output, so the allocator reduces to a round-robin grant per output.") \
- X(SW_ARBITER, "switch.arbiter", KT_NAME, "islip", 0, 0, "Crossbar allocator: see `icnsim --list`.") \
- X(SW_ISLIP_ITERS, "switch.islip_iterations", KT_INT, "3", 1, 16, "iSLIP request-grant-accept iterations per allocation.") \
+ X(SW_ARBITER, "switch.arbiter", KT_NAME, "islip", 0, 0, "Crossbar allocator: see `icnsim --list`. Not used with switch.crossbar = queue (each output grants round-robin).") \
+ X(SW_ISLIP_ITERS, "switch.islip_iterations", KT_INT, "3", 1, 16, "iSLIP request-grant-accept iterations per allocation (switch.arbiter = islip, switch.crossbar = port).") \
  X(SW_GRANULARITY, "switch.granularity", KT_BYTES, "1", 1, 4e9, "Buffers are allocated in units of this many bytes: a packet occupies its size rounded up (seed 004's VCT routers advance in units of the long packet).") \
  X(SW_ROUTING_DELAY, "switch.routing_delay", KT_TIME, "0ns", 0, 1e15, "Delay from a packet head's arrival at a switch input to its eligibility for the crossbar.") \
  X(NIC_BUFFER, "nic.buffer", KT_BYTES, "192KB", 1, 4e9, "Receive buffer of an end node's port (the credits its switch sees); drained at link rate.") \
