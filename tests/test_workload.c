@@ -129,6 +129,22 @@ TEST(workload_unmatched_receive_is_reported_not_hung)
     cfg_free(&c);
 }
 
+/* nic.queue_limit bounds an injection process's backlog; a rank's messages
+ * are never dropped (its application would wait for them forever): a rank
+ * that posts more sends at once than a source queue holds still finishes,
+ * with the per-VC source queues and with the flow transport's. */
+TEST(workload_messages_are_not_dropped_by_the_source_queue_limit)
+{
+    /* a 1 x 8 grid: every rank sends 7 blocks at once, over 2 VCs (dbbm) */
+    const char *pervc[] = { "workload.source=ptrans", "workload.grid=1x8", "workload.bytes=20KB", "switch.vcs=2",
+                            "queuing.scheme=dbbm", "nic.queue_limit=1", NULL };
+    CHECK(makespan_us(xbar, pervc, 0) > 0, "per-VC source queues: the workload did not finish");
+    /* a 2 x 4 grid, halo2d: 2 messages to each east-west neighbour at once, one flow each */
+    const char *flows[] = { "workload.source=halo2d", "workload.grid=2x4", "workload.bytes=20KB", "nic.queues=flows",
+                            "nic.queue_limit=1", NULL };
+    CHECK(makespan_us(xbar, flows, 0) > 0, "flow send queues: the workload did not finish");
+}
+
 TEST(workload_replay_is_deterministic_and_mapping_matters)
 {
     const char *ft = "[time]\nwarmup = 0\nmeasure = 20ms\n[topology]\ntype = rlft\nk = 4\nstages = 2\n";

@@ -286,7 +286,7 @@ static void pull(sim_t *s, uint32_t n)
         flow_t *fl = flow_at(t, f);
         srcmsg_t msg = tn->held;
         tn->held.left = 0;
-        if (t->queue_limit && fl->n >= t->queue_limit) {
+        if (t->queue_limit && fl->n >= t->queue_limit && !c->silent) {   /* a workload's messages: never dropped */
             uint32_t npk = (msg.left + s->mtu - 1) / s->mtu;
             s->st.src_drops += npk;
             if (in_measure(s, msg.gen)) {
