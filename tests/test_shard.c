@@ -114,6 +114,32 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "(6 reused"), "extended sweep's merge: %s", out);
 }
 
+/* A point's results depend on the input files its configuration names, not
+ * on their names alone: a rerun after the rank-to-node map changed computes
+ * the points again instead of reusing results of the old map. */
+TEST(sweep_recomputes_points_whose_input_file_changed)
+{
+    char dir[128] = "", cmd[1024], out[4096], map[300];
+    test_tmpdir(dir, sizeof dir, "sweepinput");
+    snprintf(map, sizeof map, "%s/map.txt", dir);
+    snprintf(cmd, sizeof cmd, "%s sweep -s topology.k=2 -s topology.stages=2 -s time.warmup=0 -s time.measure=1ms "
+             "-s workload.source=pingpong -s workload.ranks=2 -s workload.mapping=file -s workload.map_file=%s "
+             "-s workload.bytes=1KB,64KB -o %s/s", icnsim_bin(), map, dir);
+    FILE *f = fopen(map, "w");
+    fputs("0\n1\n", f);
+    fclose(f);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "(0 reused"), "first sweep: %s", out);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "(2 reused"), "the same sweep again: %s", out);
+    f = fopen(map, "w");
+    fputs("0\n3\n", f);   /* rank 1 on another leaf switch */
+    fclose(f);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "(0 reused"), "after the map changed: %s", out);
+    snprintf(map, sizeof map, "%s/s/points/0000/workload.csv", dir);
+    char *w = slurp(map);
+    CHECK(w && strstr(w, "\n1,3,"), "rank 1 is not on node 3: %s", w ? w : "(no workload.csv)");
+    free(w);
+}
+
 /* A build without MPI started by mpirun (its environment says how many
  * processes the job has) would run the whole sweep in every process; an MPI
  * build refuses icnsim run and -j there. Both exit 2 before writing. */

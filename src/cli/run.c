@@ -81,13 +81,37 @@ static uint64_t file_digest(const char *path)
     return bad ? 0 : h;
 }
 
-void point_marker_text(const char *dir, char *buf, size_t n)
+/* The keys that name an input file: a point's results depend on its
+ * contents, which config.ini does not hold. */
+static const key_id input_keys[] = { K_WL_TRACE, K_WL_MAP_FILE, K_CC_CCT_FILE, K_IB_NET_FILE, K_IB_LFT_FILE };
+
+/* A line "input KEY DIGEST" for each input file c names (none: empty). */
+static void input_digests(const cfg_t *c, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof input_keys / sizeof *input_keys; i++) {
+        const cfgval_t *v = &c->val[input_keys[i]];
+        if (!v->text[0] || len >= n) continue;
+        len += (size_t)snprintf(buf + len, n - len, "input %s %016llx\n", icn_keys[input_keys[i]].name,
+                                (unsigned long long)file_digest(v->text));
+    }
+}
+
+static void marker_text(const char *dir, const char *inputs, char *buf, size_t n)
 {
     char *c = join(dir, "config.ini"), *m = join(dir, "summary.csv");
-    snprintf(buf, n, "icnsim point complete\nconfig.ini %016llx\nsummary.csv %016llx\n",
-             (unsigned long long)file_digest(c), (unsigned long long)file_digest(m));
+    snprintf(buf, n, "icnsim point complete\nconfig.ini %016llx\nsummary.csv %016llx\n%s",
+             (unsigned long long)file_digest(c), (unsigned long long)file_digest(m), inputs);
     free(c);
     free(m);
+}
+
+void point_marker_text(const char *dir, const cfg_t *cfg, char *buf, size_t n)
+{
+    char inputs[POINT_MARKER_MAX / 2];
+    input_digests(cfg, inputs, sizeof inputs);
+    marker_text(dir, inputs, buf, n);
 }
 
 int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
@@ -98,6 +122,8 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     int plots = plot_wanted(c);
     if ((flags & RUN_POINT) && strcmp(c->val[K_OUT_PLOTS].text, "yes")) plots = 0;   /* scripts only */
     cfg_str(c, K_OUT_DIR);
+    char inputs[POINT_MARKER_MAX / 2] = "";   /* the input files as this run reads them */
+    if (flags & RUN_POINT) input_digests(c, inputs, sizeof inputs);
     sim_setup(&s, c);
     if (flags & RUN_NO_OUTPUT) {
         int rc = sim_run(&s);
@@ -138,9 +164,9 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
     summary_row(f, c, &r);
     out_close(&o);
     if (flags & RUN_POINT) {   /* written last: it vouches for the files above */
-        char text[256];
+        char text[POINT_MARKER_MAX];
         out_sync_dir(dir);
-        point_marker_text(dir, text, sizeof text);
+        marker_text(dir, inputs, text, sizeof text);
         f = out_open(&o, done, NULL);
         fputs(text, f);
         out_close(&o);

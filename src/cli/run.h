@@ -20,9 +20,12 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out);
  * status 2 naming it otherwise (an empty name included). */
 void make_dirs(const char *path);
 /* A sweep point is complete only when this file, written after every other,
- * holds the digests of its config.ini and summary.csv (point_marker_text). */
+ * holds the digests of its config.ini and summary.csv, and of the input files
+ * its configuration cfg names (a trace, a mapping, a table: an edited one
+ * makes the point run again), as point_marker_text gives them. */
 #define POINT_MARKER "complete"
-void point_marker_text(const char *dir, char *buf, size_t n);
+enum { POINT_MARKER_MAX = 1024 };
+void point_marker_text(const char *dir, const cfg_t *cfg, char *buf, size_t n);
 /* Sweep: the cartesian product of the swept -s values. */
 /* shard, nshards: run only the points i with i mod nshards = shard, and
  * merge nothing (nshards = 0: every point, then the merged summary). */

@@ -214,15 +214,16 @@ static int same_config(const char *old, const cfg_t *c, char *why, size_t n)
 }
 
 /* A point is complete when its marker, written last, holds the digests of
- * the config.ini and summary.csv now on disk. Anything else (a cut, damaged
- * or older file, a crash between two writes) makes the point run again. */
-static int point_complete(const char *dir)
+ * the config.ini and summary.csv now on disk, and of the input files that
+ * its configuration c names. Anything else (a cut, damaged or older file, a
+ * crash between two writes, an edited trace) makes the point run again. */
+static int point_complete(const char *dir, const cfg_t *c)
 {
-    char path[4200], want[256];
+    char path[4200], want[POINT_MARKER_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, POINT_MARKER);
     char *mark = slurp(path);
     if (!mark) return 0;
-    point_marker_text(dir, want, sizeof want);
+    point_marker_text(dir, c, want, sizeof want);
     int ok = !strcmp(mark, want);
     free(mark);
     return ok;
@@ -401,12 +402,13 @@ static int plan(sweep_t *sw, long shard, long nshards, long *todo, long *n)
         int mine = !nshards || pt % nshards == shard;
         char dir[4096];
         point_dir(sw, pt, dir, sizeof dir);
-        if (!point_complete(dir)) {
-            if (mine) todo[(*n)++] = pt;
-            continue;
-        }
         cfg_t c;
         point_config(sw, pt, &c);
+        if (!point_complete(dir, &c)) {
+            if (mine) todo[(*n)++] = pt;
+            cfg_free(&c);
+            continue;
+        }
         snprintf(path, sizeof path, "%s/config.ini", dir);
         char *old = slurp(path);
         int gone = !old, same = gone || same_config(old, &c, why, sizeof why);
@@ -454,7 +456,11 @@ static int merge(sweep_t *sw, int quiet)
         snprintf(p2, sizeof p2, "%s/summary.csv", dir);
         char *txt = slurp(p2);
         char *line = txt ? strchr(txt, '\n') : NULL;
-        if (!line || !line[1] || !point_complete(dir)) {
+        cfg_t c;
+        point_config(sw, pt, &c);
+        int complete = point_complete(dir, &c);
+        cfg_free(&c);
+        if (!line || !line[1] || !complete) {
             fprintf(stderr, "icnsim: %s: results of point %ld changed while the sweep ran; run the sweep again\n", p2, pt);
             exit(EXIT_INTERNAL);
         }
