@@ -63,6 +63,22 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
     expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
+    /* a key set before an include that sets it again would be lost: refused, naming both lines */
+    char inc[512];
+    snprintf(inc, sizeof inc, "%s/inc.ini", tmp());
+    write_file(inc, "# base\nload = 0.3\n");
+    expect_error("seed = 2\nload = 0.4\ninclude = inc.ini\n", "", 2,
+                 (const char *[]){ "inc.ini:2", "'load'", "bad.ini:2", "line 3", NULL });
+    /* after the include, the file's own key overrides the included one */
+    char okf[512];
+    snprintf(okf, sizeof okf, "%s/ok.ini", tmp());
+    write_file(okf, "include = inc.ini\nload = 0.4\n");
+    cfg_t oc;
+    cfg_init(&oc);
+    cfg_load_file(&oc, okf);
+    CHECK(oc.val[K_LOAD].v.d == 0.4 && oc.val[K_LOAD].line == 2, "load = %g from line %d, want 0.4 from line 2",
+          oc.val[K_LOAD].v.d, oc.val[K_LOAD].line);
+    cfg_free(&oc);
     expect_error("[time]\nties = random\n", "", 2, (const char *[]){ "bad.ini:2", "time.ties", "insertion or canonical", NULL });
     expect_error("", "-s check.shuffle_ties=-1", 2, (const char *[]){ "check.shuffle_ties", NULL });
     /* fat-tree congestion management */

@@ -183,7 +183,8 @@ static void load_file_in(cfg_t *c, const char *path, const incl_t *up, const cha
 
 /* Parse INI text. Keys before any section are top-level; "[topology]\nk = 4"
  * sets topology.k. "include = other.ini" (top level) loads a file relative to
- * this one. A key given twice in one file is an error. */
+ * this one; keys after it override the included file's. A key given twice in
+ * one file is an error, and so is one given before an include that sets it. */
 static void load_text(cfg_t *c, char *text, const char *origin, const incl_t *chain)
 {
     char section[128] = "";
@@ -223,6 +224,13 @@ static void load_text(cfg_t *c, char *text, const char *origin, const incl_t *ch
             free(dup);
             load_file_in(c, path, chain, origin, line);
             free(path);
+            /* A key this file gave before the include, which the included
+             * file gives again, would be lost without a word. */
+            for (int k = 0; k < K__COUNT; k++)
+                if (first_line[k] && (c->val[k].line != first_line[k] || strcmp(c->val[k].file, origin)))
+                    fail_at(c->val[k].file, c->val[k].line, "key '%s' sets again what %s:%d set before including this file "
+                            "(at line %d); a file's own keys go after its includes, which they override",
+                            icn_keys[k].name, origin, first_line[k], line);
             continue;
         }
         int k = key_lookup(full);
