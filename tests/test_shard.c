@@ -114,6 +114,27 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "(6 reused"), "extended sweep's merge: %s", out);
 }
 
+/* -s values of a sweep are read as icnsim run reads them: blanks around the
+ * key and each value do not matter; an empty value in a list is a typo,
+ * refused rather than dropped (a point fewer than written). */
+TEST(sweep_values_take_blanks_and_refuse_empty_ones)
+{
+    char dir[128] = "", cmd[1024], out[4096];
+    test_tmpdir(dir, sizeof dir, "sweepvals");
+    const char *common = "sweep -s topology.k=2 -s topology.stages=1 -s time.warmup=0.2us -s time.measure=1us "
+                         "-s output.timeseries=false";
+    snprintf(cmd, sizeof cmd, "%s %s -s ' load = 0.1, 0.2 ' -s 'seed =3' -o %s/a", icnsim_bin(), common, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "2 points") && strstr(out, "\n  0.2 "), "blanks: %s", out);
+    const char *bad[] = { "load=0.1,", "load=0.1,,0.2", "load=,0.2" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s -s '%s' -o %s/b", icnsim_bin(), common, bad[i], dir);
+        CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "empty value"), "%s: %s", bad[i], out);
+    }
+    /* icnsim run: a list with blanks around its key is still a list */
+    snprintf(cmd, sizeof cmd, "%s run -q -s 'load = 0.1,0.2' -o %s/c", icnsim_bin(), dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "use icnsim sweep"), "run with a list: %s", out);
+}
+
 /* A point's results depend on the input files its configuration names, not
  * on their names alone: a rerun after the rank-to-node map changed computes
  * the points again instead of reusing results of the old map. */

@@ -215,7 +215,7 @@ int main(int argc, char **argv)
             const char *eq = strchr(sets[i], '=');
             if (eq) {
                 char key[256];
-                snprintf(key, sizeof key, "%.*s", (int)(eq - sets[i]), sets[i]);
+                set_key(sets[i], key, sizeof key);
                 if (is_sweep_value(key, eq + 1)) {
                     fprintf(stderr, "icnsim: -s %s: a range or list asks for several runs; use icnsim sweep\n", sets[i]);
                     cfg_free(&c);

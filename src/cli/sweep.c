@@ -53,20 +53,31 @@ static _Noreturn void bad_sweep(const char *arg, const char *why)
     exit(EXIT_CONFIG);
 }
 
+/* s without its leading and trailing blanks, in place. */
+static char *strip(char *s)
+{
+    s += strspn(s, " \t");
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
+    return s;
+}
+
 static void expand(const char *arg, dim_t *d)
 {
     const char *eq = strchr(arg, '=');
     if (!eq) bad_sweep(arg, "expected key=value");
-    char key[256];
+    char key[256], val[4096];
     snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
-    d->key = key_lookup(key);
+    d->key = key_lookup(strip(key));   /* blanks around the key and value, as icnsim run allows them */
     if (d->key < 0) bad_sweep(arg, "unknown key (see docs/CONFIG.md or `icnsim keys`)");
-    const char *v = eq + 1;
+    if (strlen(eq + 1) >= sizeof val) bad_sweep(arg, "value too long");
+    snprintf(val, sizeof val, "%s", eq + 1);
+    const char *v = strip(val);
     d->n = 0;
     d->vals = NULL;
     double x[3];
     char sfx[3][16];
-    if (is_sweep_value(key, v) && !strchr(v, ',')) {
+    if (is_sweep_value(icn_keys[d->key].name, v) && !strchr(v, ',')) {
         range_parts(v, x, sfx);
         if (strcmp(sfx[0], sfx[1]) || strcmp(sfx[0], sfx[2])) bad_sweep(arg, "start, step and end of a range need the same unit");
         if (!(x[1] > 0)) bad_sweep(arg, "the step of a range must be positive");
@@ -81,18 +92,20 @@ static void expand(const char *arg, dim_t *d)
         }
         return;
     }
-    char *dup = xstrdup(v), *save = NULL;
+    char *dup = xstrdup(v);
     int commas = 0;
     for (const char *p = v; *p; p++) commas += *p == ',';
-    int multi = is_sweep_value(key, v);
+    int multi = is_sweep_value(icn_keys[d->key].name, v);
     d->vals = xmalloc((size_t)(commas + 1) * sizeof *d->vals);
     if (!multi) d->vals[d->n++] = xstrdup(v);
     else
-        for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            while (*t == ' ') t++;
+        for (char *t = dup, *next; t; t = next) {
+            next = strchr(t, ',');
+            if (next) *next++ = 0;
+            t = strip(t);
+            if (!*t) bad_sweep(arg, "an empty value in the list");   /* "0.1,,0.2" or "0.1,": a typo, not a point */
             d->vals[d->n++] = xstrdup(t);
         }
-    if (!d->n) bad_sweep(arg, "empty list");
     free(dup);
 }
 
