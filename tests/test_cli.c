@@ -63,6 +63,10 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
     expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
+    /* range errors name the bound that was crossed */
+    expect_error("[link]\nphit = 2KB\n", "", 2, (const char *[]){ "bad.ini:2", "link.phit", "at most 1024 bytes", NULL });
+    expect_error("[traffic]\nburst_period = 500ps\n", "", 2,
+                 (const char *[]){ "bad.ini:2", "traffic.burst_period", "at least 1000 ps", NULL });
     /* a key set before an include that sets it again would be lost: refused, naming both lines */
     char inc[512];
     snprintf(inc, sizeof inc, "%s/inc.ini", tmp());

@@ -87,16 +87,18 @@ static int parse_value(key_id k, const char *text, cfgval_t *v, char *why, size_
         return 0;
     case KT_TIME:
         if (parse_time_ps(text, &u, &w)) break;
-        if ((double)u < d->min) { snprintf(why, wn, "must be positive"); return -1; }
+        if ((double)u < d->min) {
+            if (d->min <= 1) snprintf(why, wn, "must be positive");
+            else snprintf(why, wn, "must be at least %.0f ps (%g ns)", d->min, d->min * 1e-3);
+            return -1;
+        }
         if ((double)u > d->max) { snprintf(why, wn, "must be at most %.0f ps (%g s)", d->max, d->max * 1e-12); return -1; }
         v->v.u = u;
         return 0;
     case KT_BYTES:
         if (parse_bytes(text, &u, &w)) break;
-        if ((double)u < d->min || (double)u > d->max) {
-            snprintf(why, wn, "must be at least %.0f byte(s)", d->min);
-            return -1;
-        }
+        if ((double)u < d->min) { snprintf(why, wn, "must be at least %.0f byte(s)", d->min); return -1; }
+        if ((double)u > d->max) { snprintf(why, wn, "must be at most %.0f bytes", d->max); return -1; }
         v->v.u = u;
         return 0;
     case KT_BW:
