@@ -86,6 +86,33 @@ TEST(traffic_bursty_run_offers_the_average)
     CHECK_NEAR(r.offered, 0.6 * 0.1 + 0.4 * 0.6 * 12 / 16, 0.015, "offered load");
 }
 
+/* Phases whose loads are equal are no phases: bursty with the low load and
+ * the burst's load both 0.6, uniform in both, offers what plain uniform does.
+ * The phases here are 8 and 2 slots (1 KB at 2 Gbps: 4.096 us), so a lattice
+ * process (Bernoulli) that restarted its slots at each boundary, skipping
+ * the trial there, would offer 0.6 x 8/10. */
+TEST(traffic_bernoulli_keeps_its_slots_across_phases)
+{
+    static const char *procs[] = { "traffic.process=bernoulli", "traffic.process=poisson" };
+    for (int i = 0; i < 2; i++) {
+        const char *sets[] = { procs[i], "traffic.message_size=1KB", "packet.mtu=1KB", "traffic.scenario=bursty",
+                               "traffic.burst_pattern=uniform", "traffic.burst_period=40960ns", "traffic.burst_length=8192ns",
+                               "traffic.low_load=0.6", "load=0.6", "time.warmup=0", "time.measure=2ms", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ft2g, sets);
+        uint64_t n = 0;
+        for (uint32_t v = 0; v < s.nnodes; v++) {
+            rng_t r = s.nic[v].arrival0;
+            for (simtime_t t = nic_next_arrival(&s, v, &r, 0); t < 2000000000ull; t = nic_next_arrival(&s, v, &r, t)) n++;
+        }
+        /* 16 nodes x 2 ms / 4.096 us x 0.6 = 4687.5 messages */
+        CHECK_NEAR(n, 4687.5, 200, procs[i]);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
 /* The destinations a source of hs-region draws (in its window), and its sources. */
 static void region_sets(sim_t *s, uint64_t *dsts, uint64_t *srcs, simtime_t t)
 {

@@ -64,14 +64,19 @@ simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
         return g == SIMTIME_MAX ? SIMTIME_MAX : t + g;
     }
     /* Phases: a gap that ends past its phase is dropped and the process
-     * starts again at the boundary with the next phase's load (exact for
-     * Poisson, which is memoryless; Bernoulli restarts its slots there). */
+     * starts again with the next phase's load (exact, as both processes are
+     * memoryless). Poisson starts again at the boundary. A lattice process
+     * (Bernoulli) keeps its lattice: every trial in the rest of the phase
+     * failed, and the next one, the first lattice point at or after the
+     * boundary, takes the load of the phase it falls in; starting the
+     * lattice afresh at the boundary would lose up to a trial per phase. */
+    simtime_t step = s->process->lattice == PROC_SLOTS ? slot : s->process->lattice == PROC_CYCLES ? s->cycle : 0;
     while (t < s->end) {
         simtime_t until;
-        double load = s->scenario->load(s, n, t, &until);
+        double load = s->scenario->load(s, n, t + step, &until);
         simtime_t g = s->process->gap(r, slot, s->cycle, load);
         if (g != SIMTIME_MAX && g < until - t) return t + g;
-        t = until;
+        t = step ? t + (until - t - 1) / step * step : until;   /* the last lattice point before the boundary */
     }
     return SIMTIME_MAX;
 }

@@ -123,7 +123,11 @@ typedef struct process_ops {
     simtime_t (*gap)(rng_t *r, simtime_t slot, simtime_t cycle, double load);
     /* Nonzero if the process needs a router cycle (the flit model). */
     int per_cycle;
+    /* The lattice of its trials: PROC_SLOTS (multiples of the slot),
+     * PROC_CYCLES (of the router cycle), or PROC_ANY_TIME (no lattice). */
+    int lattice;
 } process_ops;
+enum { PROC_ANY_TIME = 0, PROC_SLOTS = 1, PROC_CYCLES = 2 };
 
 /* The load that key `load` (a fraction of link bandwidth) or key `rate` (bits/us
  * per node) gives; at most one of them may be set. */
