@@ -127,6 +127,18 @@ TEST(hard_hot_spot_window_on_a_permutation)
            "-s time.measure=8us -s output.destmap=yes", 0, NULL);
 }
 
+TEST(hard_pattern_with_no_sender_refused)
+{
+    /* every node a fixed point: the run would offer nothing whatever the load */
+    expect("run " TINY " -s traffic.scenario=none -s traffic.pattern=shift -s traffic.shift=8 -o fx1", 2, "no node would send");
+    expect("run " TINY " -s traffic.scenario=none -s traffic.pattern=shift -s traffic.shift=-16 -o fx2", 2, "key 'traffic.shift'");
+    put("torus2.ini", "[topology]\ntype = torus\nk = 2\nn = 2\n[routing]\nalgorithm = dor\n[traffic]\npattern = tornado\n");
+    expect("run -q torus2.ini -s time.warmup=0 -s time.measure=5us -o fx3", 2, "key 'traffic.pattern' = 'tornado'");
+    /* ... unless a scenario gives some of them a role, or nothing is asked */
+    expect("run " TINY " -s traffic.pattern=shift -s traffic.shift=0 -s traffic.scenario=hs25-1 -o fx4", 0, NULL);
+    expect("run " TINY " -s traffic.scenario=none -s traffic.pattern=shift -s traffic.shift=0 -s load=0 -o fx5", 0, NULL);
+}
+
 TEST(hard_watchdog_fires_when_time_stops)
 {
     const char *ini = "load = 0.9\n[time]\nwarmup = 0\nmeasure = 50us\n[topology]\nk = 2\nstages = 2\n";

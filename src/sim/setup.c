@@ -211,6 +211,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
         cc_sanity(s, most);
     }
 
+    uint32_t nsilent = 0;
     for (uint32_t n = 0; n < s->nnodes; n++) {
         nic_t *nc = &s->nic[n];
         rng_seed(&nc->arrival, s->seed, RNG_ARRIVAL, n);
@@ -223,6 +224,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
             rng_t probe = nc->dest;
             if (s->pattern->dst(s, n, &probe) == ICN_NIL) nc->silent = 1;
         }
+        nsilent += (uint32_t)nc->silent;
         simtime_t first = nic_next_arrival(s, n, &nc->arrival, 0);
         nc->next_gen = nc->silent ? SIMTIME_MAX : first;
         if (nc->next_gen < s->end) {
@@ -230,6 +232,11 @@ static void setup_policies(sim_t *s, cfg_t *c)
             sim_push(s, nc->next_gen, EV_NIC_WAKE, n, 0);
         }
     }
+    /* A load that no node can offer: every node a fixed point of the pattern
+     * (shift by a multiple of N, tornado on rings of 2, ...), no scenario role. */
+    if (nsilent == s->nnodes && s->load > 0 && !s->wl)
+        cfg_fail(c, !strcmp(s->pattern->name, "shift") ? K_TR_SHIFT : K_TR_PATTERN,
+                 "every node is a fixed point of pattern %s on this %u-node network: no node would send", s->pattern->name, s->nnodes);
     uint64_t interval = cfg_u64(c, K_TIME_INTERVAL);
     if (s->stop / interval > 10000000)
         cfg_fail(c, K_TIME_INTERVAL, "the run would have %llu time-series samples (at most 10 million); use a longer interval",
