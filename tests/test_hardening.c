@@ -98,7 +98,7 @@ TEST(hard_setup_errors_exit_2_even_under_leak_checks)
     /* the sanitizer build runs this too: a leak at exit would turn 2 into 1 */
     expect("run " TINY " -s traffic.scenario=hotspot -s traffic.hs_nodes=99999", 2, "not a node id");
     expect("run " TINY " -s traffic.scenario=hotspot -s traffic.hs_nodes='1 2'", 2, "both map to node");
-    expect("run " TINY " -s output.occupancy=yes -s switch.model=flit -s topology.type=torus -s routing.algorithm=dor", 2,
+    expect("run " TINY " -s output.occupancy=yes -s switch.model=flit -s topology.type=torus -s routing.algorithm=dor -s traffic.scenario=none", 2,
            "packet-level");
     expect("run " TINY " -s topology.type=ibnetdiscover -s routing.algorithm=lft -s ib.net_file=/dev/null", 2, "no switches");
 }
@@ -137,6 +137,21 @@ TEST(hard_pattern_with_no_sender_refused)
     /* ... unless a scenario gives some of them a role, or nothing is asked */
     expect("run " TINY " -s traffic.pattern=shift -s traffic.shift=0 -s traffic.scenario=hs25-1 -o fx4", 0, NULL);
     expect("run " TINY " -s traffic.scenario=none -s traffic.pattern=shift -s traffic.shift=0 -s load=0 -o fx5", 0, NULL);
+}
+
+TEST(hard_hot_spot_scenario_with_no_source_refused)
+{
+    /* 10 % of 4 nodes rounds to no source; a region that covers the torus
+     * leaves none outside it; a source box inside the region has none */
+    expect("run -q -s topology.k=2 -s topology.stages=1 -s time.warmup=0 -s time.measure=5us -o ns1", 2, "key 'traffic.hs_fraction'");
+    put("t44.ini", "[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = dor-dateline\n[switch]\nvcs = 2\n"
+                   "[traffic]\nscenario = hs-region\n[time]\nwarmup = 0\nmeasure = 5us\n");
+    expect("run -q t44.ini -s traffic.hs_radius=4 -o ns2", 2, "key 'traffic.hs_fraction'");
+    expect("run -q t44.ini -s traffic.hs_radius=2 -s traffic.hs_sources=1,1 -o ns3", 2, "key 'traffic.hs_sources'");
+    expect("run -q t44.ini -s traffic.hs_sources=1,1 -o ns4", 0, NULL);
+    expect("run -q t44.ini -s traffic.hs_sources=1,9 -o ns5", 2, "key 'traffic.hs_sources'");   /* parsed before any allocation */
+    /* no source asked for: a baseline, not a contradiction */
+    expect("run " TINY " -s traffic.scenario=hotspot -s traffic.hs_fraction=0 -o ns6", 0, NULL);
 }
 
 TEST(hard_watchdog_fires_when_time_stops)

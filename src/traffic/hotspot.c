@@ -61,7 +61,7 @@ void hs_exclude_idle(sim_t *s, const hs_window_t *w, uint8_t *taken)
         if (s->pattern->dst(s, n, &r) == ICN_NIL) taken[n] = 1;
 }
 
-void hs_pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles)
+uint32_t hs_pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles)
 {
     uint32_t *cand = xmalloc(s->nnodes * sizeof *cand), nc = 0;
     for (uint32_t n = 0; n < s->nnodes; n++) if (!taken[n]) cand[nc++] = n;
@@ -75,6 +75,7 @@ void hs_pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nr
         s->nic[cand[i]].hot = (int)(i % nroles);
     }
     free(cand);
+    return count;
 }
 
 static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
@@ -108,8 +109,10 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
         taken[h->hot[i]] = 1;
     }
     hs_exclude_idle(s, &h->win, taken);
-    hs_pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);
+    uint32_t picked = hs_pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, count);
     free(taken);
+    if (frac > 0 && !picked)
+        cfg_fail(c, K_TR_HS_FRACTION, "%g of %u nodes gives no source: the hot-spots would receive nothing", frac, s->nnodes);
     simtime_t period = cfg_u64(c, K_TR_HS_PERIOD);
     if (!period) return;
     /* the nodes hot-spots move through: every node that is not a source, shuffled */
@@ -172,8 +175,11 @@ static void setup_ihs(sim_t *s, cfg_t *c)
     h->groups = ft->N / (ft->K * ft->K);
     uint8_t *taken = xcalloc(s->nnodes, 1);
     hs_exclude_idle(s, &h->win, taken);
-    hs_pick_sources(s, (uint32_t)(cfg_double(c, K_TR_IHS_FRACTION) * s->nnodes + 0.5), taken, 1);
+    double frac = cfg_double(c, K_TR_IHS_FRACTION);
+    uint32_t picked = hs_pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, 1);
     free(taken);
+    if (frac > 0 && !picked)
+        cfg_fail(c, K_TR_IHS_FRACTION, "%g of %u nodes gives no source: the hot ports would carry nothing", frac, s->nnodes);
     for (uint32_t n = 0; n < s->nnodes; n++)
         if (s->nic[n].hot >= 0) s->nic[n].hot = (int)(n / (ft->K * ft->K));   /* role = own group */
 }

@@ -13,7 +13,7 @@ static inline int hs_active(const hs_window_t *w, simtime_t t) { return t >= w->
  * only: those traffic.pattern leaves idle (outside w they have no destination). */
 void hs_exclude_idle(sim_t *s, const hs_window_t *w, uint8_t *taken);
 /* Pick `count` distinct random nodes not marked in `taken`; give them roles
- * 0..nroles-1 in turn. */
-void hs_pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles);
+ * 0..nroles-1 in turn. Returns how many it picked (fewer if fewer are free). */
+uint32_t hs_pick_sources(sim_t *s, uint32_t count, const uint8_t *taken, uint32_t nroles);
 
 #endif

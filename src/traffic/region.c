@@ -65,6 +65,9 @@ static void setup_region(sim_t *s, cfg_t *c)
     uint32_t lo[CUBE_MAX_DIMS], hi[CUBE_MAX_DIMS], radius = (uint32_t)cfg_int(c, K_TR_HS_RADIUS);
     parse_box(c, K_TR_HS_REGION, q, lo, hi);
     hs_window_t win = hs_window(c);
+    uint32_t slo[CUBE_MAX_DIMS], shi[CUBE_MAX_DIMS], box = cfg_is_set(c, K_TR_HS_SOURCES);
+    if (box && cfg_is_set(c, K_TR_HS_FRACTION)) cfg_fail(c, K_TR_HS_SOURCES, "gives the sources; set either it or traffic.hs_fraction");
+    if (box) parse_box(c, K_TR_HS_SOURCES, q, slo, shi);   /* before allocating: a failure leaves nothing unreachable */
     uint8_t *taken = xcalloc(s->nnodes, 1);
     uint32_t n = 0;
     for (uint32_t v = 0; v < s->nnodes; v++) n += taken[v] = box_dist(q, v / q->c, lo, hi) <= radius;
@@ -74,16 +77,21 @@ static void setup_region(sim_t *s, cfg_t *c)
     g->n = 0;
     for (uint32_t v = 0; v < s->nnodes; v++) if (taken[v]) g->dst[g->n++] = v;
     hs_exclude_idle(s, &win, taken);
-    if (cfg_is_set(c, K_TR_HS_SOURCES)) {
-        if (cfg_is_set(c, K_TR_HS_FRACTION)) { free(taken); cfg_fail(c, K_TR_HS_SOURCES, "gives the sources; set either it or traffic.hs_fraction"); }
-        uint32_t slo[CUBE_MAX_DIMS], shi[CUBE_MAX_DIMS];
-        parse_box(c, K_TR_HS_SOURCES, q, slo, shi);
+    if (box) {
+        uint32_t picked = 0;
         for (uint32_t v = 0; v < s->nnodes; v++)
-            if (!taken[v] && !box_dist(q, v / q->c, slo, shi)) s->nic[v].hot = 0;
-    } else {
-        hs_pick_sources(s, (uint32_t)(cfg_double(c, K_TR_HS_FRACTION) * s->nnodes + 0.5), taken, 1);
+            if (!taken[v] && !box_dist(q, v / q->c, slo, shi)) { s->nic[v].hot = 0; picked++; }
+        free(taken);
+        if (!picked) cfg_fail(c, K_TR_HS_SOURCES, "the box has no node that can send to the region: its nodes are in it (traffic.hs_region, "
+                                  "traffic.hs_radius) or, with a window, idle under traffic.pattern");
+        return;
     }
+    double frac = cfg_double(c, K_TR_HS_FRACTION);
+    uint32_t picked = hs_pick_sources(s, (uint32_t)(frac * s->nnodes + 0.5), taken, 1);
     free(taken);
+    if (frac > 0 && !picked)
+        cfg_fail(c, K_TR_HS_FRACTION, "gives no source: %g of %u nodes rounds to none, or the region (%u nodes) leaves none outside it",
+                 frac, s->nnodes, g->n);
 }
 
 static uint32_t dst_region(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
