@@ -147,6 +147,22 @@ TEST(cli_help_list_and_keys_tell_the_truth)
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "docs/CONFIG.md is stale: run `make docs` (%s)", out);
 }
 
+/* The embedded default's keys give way: -s may turn its fat-tree into a
+ * torus, where its topology.stages no longer applies, and the run's
+ * config.ini runs again; the same key set by a user still fails. */
+TEST(cli_embedded_default_keys_give_way)
+{
+    char out[8192], cmd[2048];
+    const char *torus = "-s topology.type=torus -s topology.k=4 -s topology.n=2 -s routing.algorithm=dor-dateline "
+                        "-s switch.vcs=2 -s traffic.scenario=none -s time.warmup=2us -s time.measure=4us -s output.plots=no";
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/emb %s && %s run %s/emb/config.ini -q -o %s/emb2 -s output.plots=no",
+             icnsim_bin(), tmp(), torus, icnsim_bin(), tmp(), tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "a torus from the embedded default: %s", out);
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/emb3 %s -s topology.stages=3", icnsim_bin(), tmp(), torus);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "topology.stages") && strstr(out, "no effect"),
+          "topology.stages given on a torus: %s", out);
+}
+
 /* docs/OUTPUT.md defines summary.csv's metric columns: its table's first
  * cells, read in order, must name exactly the columns the code writes. */
 TEST(cli_output_doc_names_every_summary_column)

@@ -331,12 +331,17 @@ const char *cfg_str(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].t
 int cfg_is_set(const cfg_t *c, key_id k) { return c->val[k].set; }
 const char *cfg_peek(const cfg_t *c, key_id k) { return c->val[k].text; }
 
-void cfg_check_unused(const cfg_t *c)
+void cfg_check_unused(cfg_t *c)
 {
-    for (int k = 0; k < K__COUNT; k++)
-        if (c->val[k].set && !c->val[k].used)
-            cfg_fail(c, (key_id)k, "this key has no effect with the rest of the configuration "
-                                   "(see docs/CONFIG.md for when it applies)");
+    for (int k = 0; k < K__COUNT; k++) {
+        if (!c->val[k].set || c->val[k].used) continue;
+        /* the embedded default is a starting point, not a request: its key
+         * that no longer applies (topology.stages once -s makes a torus)
+         * goes back to unset, so config.ini runs again as it is */
+        if (c->val[k].file && !strcmp(c->val[k].file, CFG_EMBEDDED)) cfg_set(c, (key_id)k, icn_keys[k].def, NULL, 0);
+        else cfg_fail(c, (key_id)k, "this key has no effect with the rest of the configuration "
+                                    "(see docs/CONFIG.md for when it applies)");
+    }
 }
 
 void cfg_write(const cfg_t *c, FILE *f)

@@ -3,7 +3,8 @@
  * Values keep their origin (file and line, or the -s argument) so every error
  * names where the bad value came from. Modules read values through the
  * accessors, which mark the key used; a key the user set that no module read
- * is an error (cfg_check_unused), because nothing asked for may be ignored. */
+ * is an error (cfg_check_unused), because nothing asked for may be ignored;
+ * the embedded default's keys go back to unset instead. */
 #ifndef ICN_CONFIG_H
 #define ICN_CONFIG_H
 #include <stdint.h>
@@ -41,6 +42,8 @@ typedef struct cfg {
 void cfg_init(cfg_t *c);
 void cfg_free(cfg_t *c);
 void cfg_copy(cfg_t *dst, const cfg_t *src);
+/* The origin of the embedded default configuration's values. */
+#define CFG_EMBEDDED "(embedded default)"
 /* Load an INI file (errors exit with status 2). */
 void cfg_load_file(cfg_t *c, const char *path);
 void cfg_load_string(cfg_t *c, const char *text, const char *origin);
@@ -62,7 +65,7 @@ const char *cfg_peek(const cfg_t *c, key_id k);
 /* Report a bad value of key k: "file:line: key 'x' = 'v': reason", exit 2. */
 _Noreturn void cfg_fail(const cfg_t *c, key_id k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Any user-set key that was never read is an error. */
-void cfg_check_unused(const cfg_t *c);
+void cfg_check_unused(cfg_t *c);
 /* Write the effective configuration as an INI file. */
 void cfg_write(const cfg_t *c, FILE *f);
 

@@ -208,7 +208,7 @@ int main(int argc, char **argv)
     cfg_t c;
     cfg_init(&c);
     if (file) cfg_load_file(&c, file);
-    else cfg_load_string(&c, default_ini, "(embedded default)");
+    else cfg_load_string(&c, default_ini, CFG_EMBEDDED);
     char dirbuf[4096];
     if (!sweep) {
         for (int i = 0; i < nsets; i++) {
