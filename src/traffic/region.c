@@ -5,7 +5,8 @@
  * box of router coordinates, traffic.hs_region (default: the central router;
  * with the default radius 1, it and its neighbours); tori measure hops round
  * the rings. Sources: the nodes of the box traffic.hs_sources, or else
- * traffic.hs_fraction of the nodes outside the region, chosen at random. A
+ * traffic.hs_fraction of all N nodes, chosen at random among those outside
+ * the region (all of them, when fewer are outside). A
  * source sends each message to a node of the region drawn uniformly, between
  * traffic.hs_start and traffic.hs_end; outside that window, and always for
  * the other nodes, traffic.pattern applies (the background). Region nodes
