@@ -121,8 +121,8 @@ TEST(sweep_values_take_blanks_and_refuse_empty_ones)
 {
     char dir[128] = "", cmd[1024], out[4096];
     test_tmpdir(dir, sizeof dir, "sweepvals");
-    const char *common = "sweep -s topology.k=2 -s topology.stages=1 -s time.warmup=0.2us -s time.measure=1us "
-                         "-s output.timeseries=false";
+    const char *common = "sweep -s topology.k=2 -s topology.stages=1 -s traffic.scenario=none -s time.warmup=0.2us "
+                         "-s time.measure=1us -s output.timeseries=false";
     snprintf(cmd, sizeof cmd, "%s %s -s ' load = 0.1, 0.2 ' -s 'seed =3' -o %s/a", icnsim_bin(), common, dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "2 points") && strstr(out, "\n  0.2 "), "blanks: %s", out);
     const char *bad[] = { "load=0.1,", "load=0.1,,0.2", "load=,0.2" };
