@@ -711,6 +711,22 @@ static int throttle_on_first(sim_t *s, uint32_t id)
     return tp_deliver(s, id);
 }
 
+/* Run node 0's stream to node 1 (keys) under throttle_on_first; returns
+ * how many of its packets left before the BECN (0 or ninj: the case failed). */
+static uint32_t run_solo_becn(sim_t *s, cfg_t *c, const char **keys, const char *pc)
+{
+    tsim_setup(s, c, one_switch, keys);
+    use_pattern(s, &solo, 1);
+    tp_deliver = s->hooks.deliver;
+    s->hooks.deliver = throttle_on_first;
+    becn_at = 0;
+    ninj = 0;
+    CHECK(sim_run(s) == 0, "%s: run failed", pc);
+    uint32_t j = 0;
+    while (j < ninj && inj_at[j] <= becn_at) j++;
+    return j;
+}
+
 /* A timer expiry that lowers a waiting source's index shortens the delay it
  * waits on, so its next packet must go at the earlier time, not the one it
  * was queued for. Node 0 streams 64 KB messages to node 1 (its flow never
@@ -725,17 +741,10 @@ TEST(cc_timer_expiry_lets_a_waiting_flow_go_sooner)
     for (int k = 0; k < 2; k++) {
         sim_t s;
         cfg_t c;
-        tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", pc[k], "cc.ccti_limit=2", "cc.max_delay=24us", "cc.ccti_timer=8",
-                   "traffic.message_size=64KB", "time.warmup=0", "time.measure=40us", "time.drain=false", NULL });
-        use_pattern(&s, &solo, 1);
-        tp_deliver = s.hooks.deliver;
-        s.hooks.deliver = throttle_on_first;
-        becn_at = 0;
-        ninj = 0;
-        CHECK(sim_run(&s) == 0, "%s: run failed", pc[k]);
+        uint32_t j = run_solo_becn(&s, &c, (const char *[]){ "cc.mode=iba", pc[k], "cc.ccti_limit=2", "cc.max_delay=24us",
+                                   "cc.ccti_timer=8", "traffic.message_size=64KB", "time.warmup=0", "time.measure=40us",
+                                   "time.drain=false", NULL }, pc[k]);
         const cc_t *cc = s.cc;
-        uint32_t j = 0;
-        while (j < ninj && inj_at[j] <= becn_at) j++;
         CHECK(j > 0 && j < ninj, "%s: %u packets, %u of them before the BECN", pc[k], ninj, j);
         if (j > 0 && j < ninj) {
             simtime_t end = inj_at[j - 1] + ser_time(&s, s.mtu), want = end + cc->ird[1];
@@ -745,6 +754,36 @@ TEST(cc_timer_expiry_lets_a_waiting_flow_go_sooner)
             CHECK(inj_at[j] == want, "%s: the packet after the BECN left %llu ps after the last one's end, want IRD[1] = %llu ps "
                   "(IRD[2] = %llu ps)", pc[k], (unsigned long long)(inj_at[j] - end), (unsigned long long)cc->ird[1],
                   (unsigned long long)cc->ird[2]);
+        }
+        CHECK(cc->becns == 1, "%s: %llu BECNs, the case wants only its own", pc[k], (unsigned long long)cc->becns);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* A flow that empties at rest ends, and a BECN for a packet it sent makes a
+ * new one: its next packet still waits IRD after the end of the last packet
+ * to that destination. Node 0 sends one-packet messages back to back, so
+ * its flow ends after every packet; the first delivery returns a BECN. The
+ * timer (1000 x 1.024 us) does not expire within the wait, so the gap is
+ * IRD[index] exactly, per flow as per SL. */
+TEST(cc_new_flow_keeps_the_ird_from_its_predecessors_last_packet)
+{
+    static const char *const pc[2] = { "cc.port_control=flow", "cc.port_control=sl" };
+    for (int k = 0; k < 2; k++) {
+        sim_t s;
+        cfg_t c;
+        uint32_t j = run_solo_becn(&s, &c, (const char *[]){ "cc.mode=iba", pc[k], "cc.ccti_limit=2", "cc.max_delay=24us",
+                                   "cc.ccti_timer=1000", "traffic.message_size=4KB", "load=1.0", "time.warmup=0",
+                                   "time.measure=40us", "time.drain=false", NULL }, pc[k]);
+        const cc_t *cc = s.cc;
+        uint32_t idx = cc->increase < cc->ccti_limit ? cc->increase : cc->ccti_limit;
+        CHECK(j > 0 && j < ninj && idx > 0, "%s: %u packets, %u of them before the BECN; index %u", pc[k], ninj, j, idx);
+        if (j > 0 && j < ninj) {
+            simtime_t end = inj_at[j - 1] + ser_time(&s, s.mtu);
+            CHECK(cc->ird[idx] > 11000000 && inj_at[j] == end + cc->ird[idx], "%s: the packet after the BECN left %llu ps after "
+                  "the last one's end, want IRD[%u] = %llu ps", pc[k], (unsigned long long)(inj_at[j] - end), idx,
+                  (unsigned long long)cc->ird[idx]);
         }
         CHECK(cc->becns == 1, "%s: %llu BECNs, the case wants only its own", pc[k], (unsigned long long)cc->becns);
         sim_free(&s);

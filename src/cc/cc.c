@@ -134,6 +134,7 @@ void cc_attach(sim_t *s)
     if (!s->cc) return;
     s->tp->cc = s->cc->per_sl ? &iba_sources_sl : &iba_sources;
     s->tp->rest_ccti = (uint16_t)s->cc->ccti_min;
+    if (!s->cc->per_sl) s->tp->keep_end = s->cc->ird[s->cc->ccti_limit];   /* the CCT is non-decreasing: the largest IRD */
 }
 
 void cc_free(sim_t *s)
@@ -254,6 +255,7 @@ void cc_becn(sim_t *s, uint32_t n, uint32_t dst, uint8_t sl, uint8_t path)
     } else {
         idx = flow_get(s, n, dst);
         a = &flow_at(s->tp, idx)->cc;
+        if (!a->ready) a->ready = flow_ended_ready(s, n, dst);   /* a new flow: the IRD counts from its predecessor's end */
     }
     cc->becns++;
     a->becns++;

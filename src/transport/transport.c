@@ -31,7 +31,9 @@ void transport_free(sim_t *s)
     if (!t) return;
     for (uint32_t i = 0; i < t->nringed; i++) free(flow_at(t, t->ringed[i])->m);   /* not every record: millions, cold */
     free(t->ringed);
-    for (uint32_t n = 0; n < s->nnodes; n++) { free(t->node[n].ht); free(t->node[n].cq); free(t->node[n].heap); }
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        free(t->node[n].ht); free(t->node[n].cq); free(t->node[n].heap); free(t->node[n].ended);
+    }
     for (size_t i = 0; i < (size_t)s->nnodes * s->nvc; i++) free(t->ready[i].q);
     free(t->ready);
     for (uint32_t k = 0; k < t->nchunks; k++) free(t->chunk[k]);
@@ -141,12 +143,40 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     return f;
 }
 
+/* ---- ended flows: the end of their last packet, while a BECN could still
+ * need it (a flow that ends is at rest, but a BECN for a packet it sent may
+ * follow and make a new flow, whose next packet keeps the IRD from that end) ---- */
+
+typedef struct ended { uint32_t dst; simtime_t ready; } ended_t;
+
+static void ended_push(const transport_t *t, tnode_t *tn, uint32_t dst, simtime_t ready, simtime_t now)
+{
+    while (tn->ended_n && tn->ended[tn->ended_head].ready + t->keep_end <= now) {   /* expired, oldest first */
+        tn->ended_head = tn->ended_head + 1 == tn->ended_cap ? 0 : tn->ended_head + 1;
+        tn->ended_n--;
+    }
+    if (tn->ended_n == tn->ended_cap) tn->ended = ring_grow(tn->ended, &tn->ended_head, &tn->ended_cap, sizeof *tn->ended);
+    tn->ended[(tn->ended_head + tn->ended_n++) % tn->ended_cap] = (ended_t){ dst, ready };
+}
+
+simtime_t flow_ended_ready(sim_t *s, uint32_t n, uint32_t dst)
+{
+    const transport_t *t = s->tp;
+    const tnode_t *tn = &t->node[n];
+    for (uint32_t i = tn->ended_n; i-- > 0;) {   /* newest first */
+        const ended_t *e = &tn->ended[(tn->ended_head + i) % tn->ended_cap];
+        if (e->dst == dst) return e->ready + t->keep_end > s->now ? e->ready : 0;
+    }
+    return 0;
+}
+
 void flow_maybe_free(sim_t *s, uint32_t f)
 {
     transport_t *t = s->tp;
     flow_t *fl = flow_at(t, f);
     if (fl->n || fl->state != FL_IDLE || fl->cc.ccti > t->rest_ccti || fl->cc.timer_on) return;
     tnode_t *tn = &t->node[fl->node];
+    if (t->keep_end && fl->cc.ready + t->keep_end > s->now) ended_push(t, tn, fl->dst, fl->cc.ready, s->now);
     ht_del(tn, fl->dst);
     tn->nflows--;
     tn->held_waits = 0;

@@ -84,6 +84,8 @@ typedef struct tnode {
     srcmsg_t held;            /* the next message, waiting for a flow (held.left = 0: none) */
     uint32_t free;            /* the node's freed flow records, chained through flow.next */
     uint32_t last_dst, last_f;  /* the flow found last (a hot-spot source finds it again) */
+    struct ended *ended;      /* flows ended lately whose last packet's end can still matter (a ring) */
+    uint32_t ended_head, ended_n, ended_cap;
     uint8_t held_waits;       /* held has no flow and the node has nic.flows: wait for one to end */
     uint8_t stalled;          /* no VC had room at the last service: wake-ups are replayed, not scheduled */
 } tnode_t;
@@ -144,6 +146,8 @@ typedef struct transport {
     const tp_mp_t *mp;        /* NULL: every packet takes path 0 */
     uint64_t ack_sent, ack_delivered;
     uint16_t rest_ccti;       /* a flow's CCT index at rest (CCTI_Min): new flows start there */
+    simtime_t keep_end;       /* per-flow CC: how long an ended flow's last packet's end matters (the
+                                 largest IRD); 0: never kept */
     uint32_t min_pkt;         /* bytes of the smallest first packet of a generated message */
     uint8_t no_stall;         /* nodes never stall (tests compare the two ways) */
 } transport_t;
@@ -165,6 +169,9 @@ void transport_free(sim_t *s);
 uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst);
 /* Release flow f if it holds nothing (no message, congestion state at rest). */
 void flow_maybe_free(sim_t *s, uint32_t f);
+/* The end of the last packet of node n's ended flow to dst, if a flow that
+ * starts now must still space its next packet from it; else 0. */
+simtime_t flow_ended_ready(sim_t *s, uint32_t n, uint32_t dst);
 /* Every stalled node catches up to `until`: at the measurement window's end
  * (its messages must all be taken or dropped before the drain counts them)
  * and at the run's (messages generated before the end that no service took
