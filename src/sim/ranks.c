@@ -294,9 +294,9 @@ int parts_report_deadlock(sim_t *s)
 {
     if (!s->parts || !s->parts->comm) return 0;
     if (s->parts->comm->rank == 0)
-        fprintf(stderr, "icnsim: deadlock: no packet moved for %.3f us with %u in flight (a run over MPI ranks cannot "
-                "print the cycle: each rank holds its own parts; rerun without mpirun for the report)\n",
-                (double)s->deadlock_after / 1e6, s->pkt_live);
+        fprintf(stderr, "icnsim: deadlock at t = %.3f us: %u packets in the network, none moved for %.3f us (a run "
+                "over MPI ranks cannot print the cycle: each rank holds its own parts; rerun without mpirun for the report)\n",
+                s->now / 1e6, s->pkt_live, (s->now - s->last_progress) / 1e6);
     return 1;
 }
 

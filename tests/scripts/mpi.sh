@@ -165,11 +165,15 @@ else bad "pools grown by the last exchange, 2 ranks x 6 parts x 3 threads: $out"
 dl=(experiments/seed004/base.ini -s routing.algorithm=dor -s switch.vcs=1 -s load=1.0 -s traffic.pattern=tornado
     -s time.warmup=2us -s time.measure=200us -s time.deadlock=5us -s link.delay=2ns -s time.drain=false)
 set +e
-"$ref_bin" run "${dl[@]}" "${common[@]}" -o "$work/dl-seq" >/dev/null 2>&1; rc_seq=$?
+out_seq=$("$ref_bin" run "${dl[@]}" "${common[@]}" -o "$work/dl-seq" 2>&1); rc_seq=$?
 out=$(timeout 300 mpirun --oversubscribe -np 2 "$bin" run "${dl[@]}" "${common[@]}" -s time.parts=3 -o "$work/dl-ranks" 2>&1); rc=$?
 set -e
-if [ "$rc_seq" -eq 3 ] && [ "$rc" -eq 3 ] && grep -q "deadlock" <<<"$out" && cmp -s <(results "$work/dl-seq") <(results "$work/dl-ranks"); then
-    ok "a deadlock over 2 ranks: status 3, the sequential run's results"
+# the report's time, packets in the network and time without progress: the sequential run's
+figures() { grep -io "deadlock at t = [0-9.]* us: [0-9]* packets in the network, none moved for [0-9.]* us" | tr A-Z a-z; }
+fig_seq=$(figures <<<"$out_seq") fig=$(figures <<<"$out")
+if [ "$rc_seq" -eq 3 ] && [ "$rc" -eq 3 ] && [ -n "$fig_seq" ] && [ "$fig" = "$fig_seq" ] \
+   && cmp -s <(results "$work/dl-seq") <(results "$work/dl-ranks"); then
+    ok "a deadlock over 2 ranks: status 3, the sequential run's results and report figures"
 else bad "a deadlock over 2 ranks: status $rc (sequential $rc_seq): $out"; fi
 # a run over ranks without enough parts: status 2, the key named, nothing written
 set +e
