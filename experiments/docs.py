@@ -30,6 +30,7 @@ STEPS = [
     ("experiments/ibcc/fattree648.py", ["--table"]),         # docs/ibcc-fattree648.md
     ("experiments/ibcc/moving.py", ["--table"]),             # docs/ibcc-moving-hotspots.md, block ibcc-moving
     ("experiments/ibcc/schemes.py", ["--table"]),            # docs/ibcc-schemes-432.md, block ibcc-schemes
+    ("experiments/ibcc/schemes11664.py", ["--table"]),       # docs/ibcc-schemes-11664.md, block ibcc-schemes-11664
     ("experiments/ibcc/seed001.py", ["--table"]),            # docs/ibcc-seed001-torus.md, block ibcc-seed001
     ("experiments/speed.py", []),                            # blocks speed-packet, speed-flit, speed-cc, speed-cachegrind of docs/SPEED.md
     ("experiments/pdes/windows.py", ["--table"]),            # block pdes-projection of docs/DESIGN.md
