@@ -147,6 +147,18 @@ TEST(cli_help_list_and_keys_tell_the_truth)
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "docs/CONFIG.md is stale: run `make docs` (%s)", out);
 }
 
+/* A file saved with a UTF-8 byte-order mark, and a comment after a tab,
+ * read as they look. */
+TEST(cli_bom_and_tab_comments)
+{
+    char ini[600], out[8192], cmd[1500];
+    snprintf(ini, sizeof ini, "%s/bom.ini", tmp());
+    write_file(ini, "\xEF\xBB\xBFload = 0.3\t# a comment after a tab\n[time]\nwarmup = 1us # and a space\nmeasure = 2us\n");
+    snprintf(cmd, sizeof cmd, "%s run %s -q -o %s/bom -s output.plots=no && grep -x 'load = 0.3' %s/bom/config.ini",
+             icnsim_bin(), ini, tmp(), tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "BOM and tab comment: %s", out);
+}
+
 /* The embedded default's keys give way: -s may turn its fat-tree into a
  * torus, where its topology.stages no longer applies, and the run's
  * config.ini runs again; the same key set by a user still fails. */

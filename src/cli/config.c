@@ -192,13 +192,14 @@ static void load_text(cfg_t *c, char *text, const char *origin, const incl_t *ch
     char section[128] = "";
     int line = 0;
     int first_line[K__COUNT] = { 0 };
+    if (!strncmp(text, "\xEF\xBB\xBF", 3)) text += 3;   /* a UTF-8 byte-order mark, as some editors write */
     for (char *p = text, *nl; p && *p; p = nl) {
         nl = strchr(p, '\n');
         if (nl) *nl++ = 0;
         line++;
-        /* Comments: whole-line '#' or ';', and ' #' after a value. */
-        char *hash = strstr(p, " #");
-        if (hash) *hash = 0;
+        /* Comments: whole-line '#' or ';', and '#' after a blank (space or tab) following a value. */
+        for (char *hash = p; (hash = strchr(hash, '#')); hash++)
+            if (hash > p && (hash[-1] == ' ' || hash[-1] == '\t')) { *hash = 0; break; }
         char *s = trim(p);
         if (!*s || *s == '#' || *s == ';') continue;
         if (*s == '[') {
