@@ -163,7 +163,7 @@ void cfg_copy(cfg_t *dst, const cfg_t *src)
     }
 }
 
-static char *trim(char *s)
+char *cfg_trim(char *s)
 {
     while (isspace((unsigned char)*s)) s++;
     char *e = s + strlen(s);
@@ -200,20 +200,20 @@ static void load_text(cfg_t *c, char *text, const char *origin, const incl_t *ch
         /* Comments: whole-line '#' or ';', and '#' after a blank (space or tab) following a value. */
         for (char *hash = p; (hash = strchr(hash, '#')); hash++)
             if (hash > p && (hash[-1] == ' ' || hash[-1] == '\t')) { *hash = 0; break; }
-        char *s = trim(p);
+        char *s = cfg_trim(p);
         if (!*s || *s == '#' || *s == ';') continue;
         if (*s == '[') {
             char *e = strchr(s, ']');
             if (!e || e[1]) fail_at(origin, line, "malformed section header '%s'", s);
             *e = 0;
-            snprintf(section, sizeof section, "%s", trim(s + 1));
+            snprintf(section, sizeof section, "%s", cfg_trim(s + 1));
             if (strcmp(section, "general") == 0) section[0] = 0;
             continue;
         }
         char *eq = strchr(s, '=');
         if (!eq) fail_at(origin, line, "expected 'key = value', got '%s'", s);
         *eq = 0;
-        char *key = trim(s), *val = trim(eq + 1);
+        char *key = cfg_trim(s), *val = cfg_trim(eq + 1);
         char full[256];
         if (section[0]) snprintf(full, sizeof full, "%s.%s", section, key);
         else snprintf(full, sizeof full, "%s", key);
@@ -315,13 +315,13 @@ void cfg_set_arg(cfg_t *c, const char *kv, const char *origin)
     if (!eq) fail_at(origin, 0, "expected key=value, got '%s'", kv);
     char key[256];
     snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
-    char *k = trim(key);
+    char *k = cfg_trim(key);
     int id = key_lookup(k);
     if (id < 0) fail_at(origin, 0, "unknown key '%s' (see docs/CONFIG.md or `icnsim keys`)", k);
     char *val = xstrdup(eq + 1);
     char where[300];
     snprintf(where, sizeof where, "%s %s", origin, kv);
-    cfg_set(c, (key_id)id, trim(val), where, 0);
+    cfg_set(c, (key_id)id, cfg_trim(val), where, 0);
     free(val);
 }
 

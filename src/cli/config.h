@@ -44,6 +44,8 @@ void cfg_free(cfg_t *c);
 void cfg_copy(cfg_t *dst, const cfg_t *src);
 /* The origin of the embedded default configuration's values. */
 #define CFG_EMBEDDED "(embedded default)"
+/* s without its leading and trailing white space, in place. */
+char *cfg_trim(char *s);
 /* Load an INI file (errors exit with status 2). */
 void cfg_load_file(cfg_t *c, const char *path);
 void cfg_load_string(cfg_t *c, const char *text, const char *origin);

@@ -53,26 +53,17 @@ static _Noreturn void bad_sweep(const char *arg, const char *why)
     exit(EXIT_CONFIG);
 }
 
-/* s without its leading and trailing blanks, in place. */
-static char *strip(char *s)
-{
-    s += strspn(s, " \t");
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
-    return s;
-}
-
 static void expand(const char *arg, dim_t *d)
 {
     const char *eq = strchr(arg, '=');
     if (!eq) bad_sweep(arg, "expected key=value");
     char key[256], val[4096];
     snprintf(key, sizeof key, "%.*s", (int)(eq - arg), arg);
-    d->key = key_lookup(strip(key));   /* blanks around the key and value, as icnsim run allows them */
+    d->key = key_lookup(cfg_trim(key));   /* blanks around the key and value, as icnsim run allows them */
     if (d->key < 0) bad_sweep(arg, "unknown key (see docs/CONFIG.md or `icnsim keys`)");
     if (strlen(eq + 1) >= sizeof val) bad_sweep(arg, "value too long");
     snprintf(val, sizeof val, "%s", eq + 1);
-    const char *v = strip(val);
+    const char *v = cfg_trim(val);
     d->n = 0;
     d->vals = NULL;
     double x[3];
@@ -102,7 +93,7 @@ static void expand(const char *arg, dim_t *d)
         for (char *t = dup, *next; t; t = next) {
             next = strchr(t, ',');
             if (next) *next++ = 0;
-            t = strip(t);
+            t = cfg_trim(t);
             if (!*t) bad_sweep(arg, "an empty value in the list");   /* "0.1,,0.2" or "0.1,": a typo, not a point */
             d->vals[d->n++] = xstrdup(t);
         }

@@ -121,10 +121,9 @@ typedef struct process_ops {
     /* Gap to the next message; slot = serialization time of one message,
      * cycle = the router cycle (flit model; 0 in the packet model). */
     simtime_t (*gap)(rng_t *r, simtime_t slot, simtime_t cycle, double load);
-    /* Nonzero if the process needs a router cycle (the flit model). */
-    int per_cycle;
     /* The lattice of its trials: PROC_SLOTS (multiples of the slot),
-     * PROC_CYCLES (of the router cycle), or PROC_ANY_TIME (no lattice). */
+     * PROC_CYCLES (of the router cycle: it needs the flit model), or
+     * PROC_ANY_TIME (no lattice). */
     int lattice;
 } process_ops;
 enum { PROC_ANY_TIME = 0, PROC_SLOTS = 1, PROC_CYCLES = 2 };

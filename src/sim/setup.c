@@ -196,7 +196,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
      * only if a load is given. */
     if (s->wl && !cfg_is_set(c, K_LOAD) && !cfg_is_set(c, K_TR_RATE)) s->load = 0;
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
-    if (s->process->per_cycle && !s->cycle)
+    if (s->process->lattice == PROC_CYCLES && !s->cycle)
         cfg_fail(c, K_TR_PROCESS, "%s draws once per router cycle: it needs switch.model = flit", s->process->name);
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
     s->pattern->setup(s, c, K_TR_PATTERN);

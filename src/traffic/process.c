@@ -59,8 +59,8 @@ double traffic_load(sim_t *s, cfg_t *c, key_id load, key_id rate)
     return cfg_double(c, load);
 }
 
-const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per message slot (geometric gaps)", gap_bernoulli, 0, PROC_SLOTS };
-const process_ops process_poisson = { "poisson", "Poisson arrivals (exponential gaps, mean slot/load)", gap_poisson, 0, PROC_ANY_TIME };
+const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per message slot (geometric gaps)", gap_bernoulli, PROC_SLOTS };
+const process_ops process_poisson = { "poisson", "Poisson arrivals (exponential gaps, mean slot/load)", gap_poisson, PROC_ANY_TIME };
 const process_ops process_bernoulli_cycle = { "bernoulli-cycle",
                                               "flit model: Bernoulli trials once per router cycle, a message with probability "
-                                              "load x cycle / slot (arrivals on cycle boundaries)", gap_bernoulli_cycle, 1, PROC_CYCLES };
+                                              "load x cycle / slot (arrivals on cycle boundaries)", gap_bernoulli_cycle, PROC_CYCLES };
