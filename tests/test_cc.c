@@ -829,3 +829,41 @@ TEST(cc_flows_csv_counts_the_window_only)
           "window", (unsigned long long)hot, (unsigned long long)s.nic[HOT].rx_bytes);
     sim_free(&s);
 }
+
+/* The ring of ended flows (transport.c) answers for every flow that ended
+ * within the largest IRD (8 us here) of now, with the newest end of its
+ * destination, however many ended and in whatever order their entries
+ * expired. Node 0 ends 7 flows at 1 us steps, then, from 40 us (the first
+ * ones expired), 12 more at 1 us steps over the same destinations: at most
+ * 9 entries are live at once, so the ring needs 16 slots, no more (expired
+ * slots are reused), and no live entry may be overwritten. */
+TEST(cc_ended_flows_are_kept_for_the_largest_ird)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "cc.max_delay=8us", "load=0", NULL });
+    transport_t *t = s.tp;
+    const simtime_t us = 1000000, keep = t->keep_end;
+    CHECK(keep > 7 * us && keep <= 8 * us, "keep_end %llu ps, want cc.max_delay's 8 us (as the CCT encodes it)",
+          (unsigned long long)keep);
+    enum { ND = 7, N1 = 7, N2 = 12 };
+    CHECK(s.nnodes > ND, "%u nodes", s.nnodes);
+    simtime_t last[ND + 1] = { 0 };
+    for (uint32_t k = 0; k < N1 + N2; k++) {
+        uint32_t dst = 1 + (k < N1 ? k : (k + 3) % ND);
+        s.now = (k < N1 ? k : 40 + k - N1) * us + us;
+        uint32_t f = flow_get(&s, 0, dst);
+        flow_at(t, f)->cc.ready = s.now;   /* its last packet ended now */
+        flow_maybe_free(&s, f);
+        last[dst] = s.now;
+    }
+    CHECK(t->node[0].ended_cap <= 16, "the ring grew to %u slots for at most 9 live entries: expired slots were not reused",
+          t->node[0].ended_cap);
+    for (uint32_t dst = 1; dst <= ND; dst++) {
+        simtime_t want = last[dst] + keep > s.now ? last[dst] : 0, got = flow_ended_ready(&s, 0, dst);
+        CHECK(got == want, "destination %u (its flow last ended at %llu ps, now %llu): got %llu, want %llu", dst,
+              (unsigned long long)last[dst], (unsigned long long)s.now, (unsigned long long)got, (unsigned long long)want);
+    }
+    sim_free(&s);
+    cfg_free(&c);
+}

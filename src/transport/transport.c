@@ -151,11 +151,17 @@ typedef struct ended { uint32_t dst; simtime_t ready; } ended_t;
 
 static void ended_push(const transport_t *t, tnode_t *tn, uint32_t dst, simtime_t ready, simtime_t now)
 {
-    while (tn->ended_n && tn->ended[tn->ended_head].ready + t->keep_end <= now) {   /* expired, oldest first */
-        tn->ended_head = tn->ended_head + 1 == tn->ended_cap ? 0 : tn->ended_head + 1;
-        tn->ended_n--;
+    /* Expired entries stay until their slot is wanted: a full ring's oldest
+     * slot is the one the next entry goes to, so the push reads no other line
+     * (the ring is cold: a node's flows end between other nodes' events). */
+    if (tn->ended_n == tn->ended_cap) {
+        if (tn->ended_n && tn->ended[tn->ended_head].ready + t->keep_end <= now) {
+            tn->ended[tn->ended_head] = (ended_t){ dst, ready };
+            tn->ended_head = tn->ended_head + 1 == tn->ended_cap ? 0 : tn->ended_head + 1;
+            return;
+        }
+        tn->ended = ring_grow(tn->ended, &tn->ended_head, &tn->ended_cap, sizeof *tn->ended);
     }
-    if (tn->ended_n == tn->ended_cap) tn->ended = ring_grow(tn->ended, &tn->ended_head, &tn->ended_cap, sizeof *tn->ended);
     tn->ended[(tn->ended_head + tn->ended_n++) % tn->ended_cap] = (ended_t){ dst, ready };
 }
 
@@ -491,6 +497,13 @@ static void transport_service(sim_t *s, uint32_t n)
         ready_pop(t, &ready[v]);   /* round-robin among the VC's flows */
         if (fl->n) schedule(s, f);
         else flow_maybe_free(s, f);
+        /* the next flow served here: its record is cold, and this node's next
+         * service is at least a packet time away */
+        if (ready[v].n) {
+            const flow_t *nx = flow_at(t, ready[v].q[ready[v].head]);
+            __builtin_prefetch(nx);
+            __builtin_prefetch((const char *)(nx + 1) - 1);
+        }
         tn->vc_rr = v + 1 == nvc ? 0 : v + 1;
         c->busy = 1;
         link_send(s, c->port, id);
