@@ -4,7 +4,8 @@
 #   make test     build and run every test (also: make test SAN=1 for ASan+UBSan)
 #   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
 #                 (RECORD=1: append the rows to bench/results.csv, with NOTE=...;
-#                 CASE=pattern: only the matching cases; REPEAT=N: the cases N times in turn)
+#                 CASE=pattern: only the matching cases; REPEAT=N: the cases N times in turn;
+#                 BASE=commit: each case also with that commit's build, just before)
 #   make bench-cachegrind  instructions and cache misses per packet-hop under valgrind's
 #                 cachegrind (RECORD=1: append to bench/cachegrind.csv; NOTE, CASE as above)
 #   make golden   compare short runs' result digests with tests/golden/digests.txt
@@ -106,7 +107,7 @@ fuzz:
 
 bench: icnsim
 	if command -v mpicc >/dev/null; then $(MAKE) MPI=1; fi
-	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(REPEAT),--repeat $(REPEAT)) $(if $(CASE),'$(CASE)')
+	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASE),--base $(BASE)) $(if $(CASE),'$(CASE)')
 
 # Instructions and cache misses per packet-hop under cachegrind (needs valgrind;
 # RECORD=1 appends the rows to bench/cachegrind.csv).

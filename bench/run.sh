@@ -3,8 +3,9 @@
 # prints figures and asserts nothing. Each case is one run; perf.csv holds
 # the wall time, events, packet-hops and peak memory of that run.
 #
-#   bash bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N] [CASE]
-#   make bench [RECORD=1] [NOTE=TEXT] [REPEAT=N] [CASE=...]
+#   bash bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N]
+#                     [--base COMMIT [--head-set KEY=VALUE]...] [CASE]
+#   make bench [RECORD=1] [NOTE=TEXT] [REPEAT=N] [BASE=COMMIT] [CASE=...]
 #
 # CASE (a shell pattern) runs only the cases whose names match it; --set adds
 # -s KEY=VALUE to every case's run (e.g. time.drain=false). --record
@@ -15,20 +16,30 @@
 # repository is written. --repeat N runs the selected cases N times in turn
 # (case A, case B, ..., then A, B, ... again), so that the runs a ratio
 # compares meet the same moments of a shared machine; every run is a row.
+# --base COMMIT builds that commit (once, in bench/out/base-<commit>/) and
+# runs every case with it just before the build at HEAD, so the two meet the
+# same moments too; its rows carry its own build label, and the note of both
+# says "against <commit>" (experiments/speed.py pairs them). A case the base
+# cannot run (a key it does not have) is reported and skipped for it;
+# --head-set gives settings to the build at HEAD only (e.g. time.drain=false
+# against a base that has no drain).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/common.sh
 out=bench/out
 mkdir -p "$out"
 bin=./icnsim
-record=0 note="" only="*" sets=() repeat=1
+record=0 note="" only="*" sets=() head_sets=() repeat=1 base=""
+usage="usage: bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N] [--base COMMIT [--head-set KEY=VALUE]...] [CASE]"
 while [ $# -gt 0 ]; do
     case $1 in
         --record) record=1 ;;
         --note) note=$2; shift ;;
         --set) sets+=(-s "$2"); shift ;;
+        --head-set) head_sets+=(-s "$2"); shift ;;
         --repeat) repeat=$2; shift ;;
-        -*) echo "usage: bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N] [CASE]" >&2; exit 2 ;;
+        --base) base=$2; shift ;;
+        -*) echo "$usage" >&2; exit 2 ;;
         *) only=$1 ;;
     esac
     shift
@@ -37,21 +48,48 @@ results=bench/results.csv
 build=$(bench_build)
 sitting=$(bench_sitting)
 
+base_bin="" base_build=""
+if [ -n "$base" ]; then
+    base_build=$(git rev-parse --short "$base^{commit}" 2>/dev/null) || { echo "bench/run.sh: --base: no commit '$base'" >&2; exit 2; }
+    base_dir=$out/base-$base_build
+    base_bin=$base_dir/icnsim
+    if [ ! -x "$base_bin" ]; then
+        rm -rf "$base_dir"
+        mkdir -p "$base_dir"
+        git archive "$base_build" | tar -x -C "$base_dir"
+        make -C "$base_dir" -j2 icnsim >"$base_dir/build.log" 2>&1 ||
+            { echo "bench/run.sh: --base: $base_build does not build (see $base_dir/build.log)" >&2; exit 2; }
+    fi
+    note="${note:+$note; }against $base_build"
+elif [ ${#head_sets[@]} -gt 0 ]; then
+    echo "bench/run.sh: --head-set is for a sitting with --base" >&2; exit 2
+fi
+
 launch=("$bin")
 row() {   # name, then icnsim run arguments
     local name=$1; shift
     # shellcheck disable=SC2053
     [[ $name == $only ]] || return 0
-    "${launch[@]}" run "$@" "${sets[@]}" -q -o "$out/$name" >/dev/null
-    local perf acc
-    perf=$(tail -n 1 "$out/$name/perf.csv")
-    acc=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "accepted") c = i } NR == 2 { print $c }' "$out/$name/summary.csv")
+    if [ -n "$base_bin" ] && [ "${launch[0]}" = "$bin" ]; then   # (no MPI build of the base)
+        if "$base_bin" run "$@" "${sets[@]}" -q -o "$out/$name-base" >/dev/null 2>"$out/$name-base.err"; then
+            report "$name" "$out/$name-base" "$base_build"
+        else
+            printf "%-34s (base %s cannot run it: %s)\n" "$name" "$base_build" "$(head -n 1 "$out/$name-base.err")"
+        fi
+    fi
+    "${launch[@]}" run "$@" "${sets[@]}" ${head_sets[@]+"${head_sets[@]}"} -q -o "$out/$name" >/dev/null
+    report "$name" "$out/$name" "$build"
+}
+report() {   # case, the folder of its run, the build that ran it
+    local name=$1 dir=$2 rbuild=$3 perf acc
+    perf=$(tail -n 1 "$dir/perf.csv")
+    acc=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "accepted") c = i } NR == 2 { print $c }' "$dir/summary.csv")
     IFS=, read -r wall events hops evps hps rss fhops fhps _ <<<"$perf"
-    printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s %11.2f\n" "$name" "$wall" "$hops" \
+    printf "%-34s %8.2f %12s %11.2f %11.2f %9.0f %9s %11.2f%s\n" "$name" "$wall" "$hops" \
         "$(echo "$hps" | awk '{print $1/1e6}')" "$(echo "$evps" | awk '{print $1/1e6}')" "$rss" "$acc" \
-        "$(echo "$fhps" | awk '{print $1/1e6}')"
+        "$(echo "$fhps" | awk '{print $1/1e6}')" "${base:+  $rbuild}"
     if [ "$record" = 1 ]; then
-        bench_record "$results" "$(awk -v c="$name" -v b="$build" -v d="$sitting" -v a="$acc" -v n="$note" -F, \
+        bench_record "$results" "$(awk -v c="$name" -v b="$rbuild" -v d="$sitting" -v a="$acc" -v n="$note" -F, \
             -v OFS=, '{ gsub(/"/, "\"\"", n)
                         printf "%s,%s,%s,%.3f,%d,%.3f,%.3f,%.1f,%s,%s,\"%s\",%s,%s\n", c, b, d, $1, $3, $5 / 1e6, $4 / 1e6, $6, a,
                                ($7 > 0 ? sprintf("%.3f", $8 / 1e6) : ""), n, ($9 > 0 ? $9 : ""), ($9 > 0 ? $10 : "") }' <<<"$perf")"

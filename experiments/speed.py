@@ -337,8 +337,36 @@ def cachegrind_table(rs):
     return "\n".join(L) + "\n"
 
 
+def base_table(rs):
+    """Sittings of `bench/run.sh --base COMMIT` (note "... against COMMIT"): per
+    case, the build at HEAD's packet-hops per second over the base's, the
+    fastest run of one against the fastest of the other, and so on down."""
+    L = ["| case | base | build | date | note | base Mhops/s | build Mhops/s | speed-up | packet-hops equal |",
+         "|---|---|---|---|---|---|---|---|---|"]
+    by = {}
+    for r in rs:
+        m = re.search(r"against ([0-9a-f]+)$", r["note"])
+        if m:
+            by.setdefault((r["date"], r["note"], m.group(1)), {}).setdefault(r["case"], []).append(r)
+    order = list(DESC)
+    for (date, note, base), cases in by.items():
+        for case in sorted(cases, key=lambda c: order.index(c) if c in order else len(order)):
+            old = [r for r in cases[case] if r["build"] == base]
+            new = [r for r in cases[case] if r["build"] != base]
+            if not old or not new:
+                continue
+            ups = cc_cost(old, new)   # old Mhops/s over new, fastest with fastest
+            L.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                case, base, new[0]["build"], date[:16].replace("T", " "), note,
+                span([num(r, "mhops_s") for r in old]), span([num(r, "mhops_s") for r in new]),
+                span([1 / u for u in ups], lambda v: "%.2fx" % v),
+                "yes" if {r["packet_hops"] for r in old} == {r["packet_hops"] for r in new} else "no"))
+    return "\n".join(L) + "\n"
+
+
 def main():
     rs = rows()
+    block(DOC, "speed-base", base_table(rs))
     block(DOC, "speed-packet", packet_table(rs))
     block(DOC, "speed-flit", flit_table(rs))
     block(DOC, "speed-cc", cc_table(rs))
