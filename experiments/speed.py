@@ -30,6 +30,8 @@ DOC = os.path.join(ROOT, "docs", "SPEED.md")
 CC_OFF = "seed002-hs10-1-dmodk-11664"
 CC_ON = CC_OFF + "-cc-iba"
 FLOW_NIC = CC_OFF + "-flow-nic"   # CC off on the flow transport (nic.queues = flows): CC's own cost
+GOAL_BASE = "c9ca78c"   # the build the packet model's speed goals were set against
+GOALS = (CC_OFF, "seed002-hs10-1-vftree-2th-11664", "seed002-hs10-1-vftree-2th-voq-11664")   # the packet model's speed goals
 CC_GOAL = 1.3      # the target for IBA CC's cost per packet-hop at the default settings
 NIC_FLOWS = 256    # nic.flows' default (docs/CONFIG.md)
 
@@ -348,8 +350,8 @@ def base_table(rs):
         m = re.search(r"against ([0-9a-f]+)$", r["note"])
         if m:
             by.setdefault((r["date"], r["note"], m.group(1)), {}).setdefault(r["case"], []).append(r)
-    order = list(DESC)
-    for (date, note, base), cases in by.items():
+    order, goal = list(DESC), {}
+    for (date, note, base), cases in sorted(by.items()):
         for case in sorted(cases, key=lambda c: order.index(c) if c in order else len(order)):
             old = [r for r in cases[case] if r["build"] == base]
             new = [r for r in cases[case] if r["build"] != base]
@@ -361,6 +363,17 @@ def base_table(rs):
                 span([num(r, "mhops_s") for r in old]), span([num(r, "mhops_s") for r in new]),
                 span([1 / u for u in ups], lambda v: "%.2fx" % v),
                 "yes" if {r["packet_hops"] for r in old} == {r["packet_hops"] for r in new} else "no"))
+            if case in GOALS and base == GOAL_BASE:
+                goal[case] = (new[0]["build"], base, ups, [num(r, "mhops_s") for r in new])
+    words = []
+    for case, (build, base, ups, rates) in goal.items():   # the newest sitting of each goal case
+        if case == CC_OFF:
+            words.append("the D-mod-K/1Q case ran at %s M packet-hops/s on %s (goal: 8), %s the speed of %s" % (
+                span(rates), build, span([1 / u for u in ups], lambda v: "%.2fx" % v), base))
+        else:
+            words.append("`%s` at %s the speed of %s (goal: 2x)" % (case, span([1 / u for u in ups], lambda v: "%.2fx" % v), base))
+    if words:
+        L.append("\nIn the newest sittings against %s, the build the goals were set on: " % GOAL_BASE + "; ".join(words) + ".")
     return "\n".join(L) + "\n"
 
 
