@@ -1,5 +1,6 @@
 """Shared by the IBA CC experiment scripts: run a sweep with CC off and on
-(the CC points with a flow per destination), keep a compact CSV of results."""
+(the CC points with FLOWS flows per node: a flow per destination up to FLOWS
+destinations), keep a compact CSV of results."""
 import argparse, csv, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -7,8 +8,18 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.dirname(HERE))
 from pages import block, write_doc  # noqa: E402,F401  (the scripts import them from here)
 
+FLOWS = 1024   # nic.flows of the CC points unless a script says otherwise
 
-def sweep(binary, jobs, name, config, sets, cc, flows=1024):
+
+def flows_text(nodes, flows=FLOWS):
+    """How the CC runs' nic.flows compares with the destinations of a node, for a page."""
+    if flows >= nodes - 1:
+        return "with a flow per destination (nic.flows = %d)" % flows
+    return ("with nic.flows = %d, fewer than the %d destinations of a node: a source whose %d flows are all alive "
+            "waits for one to end, which can make CC look costlier than it is (docs/INFINIBAND-CC.md)" % (flows, nodes - 1, flows))
+
+
+def sweep(binary, jobs, name, config, sets, cc, flows=FLOWS):
     """Run `icnsim sweep config` with the -s values of `sets` (a list of
     "key=value") and cc.mode = cc; return the rows of its summary.csv."""
     out = os.path.join(ROOT, "results", "ibcc-%s-%s" % (name, cc))
@@ -16,7 +27,7 @@ def sweep(binary, jobs, name, config, sets, cc, flows=1024):
     cmd = [binary, "sweep", config, "-q", "-j", str(jobs), "-o", out, "-s", "cc.mode=" + cc, "-s", "time.drain=false"]
     for s in sets:
         cmd += ["-s", s]
-    if cc == "iba":   # a flow per destination: no node waits for a free flow
+    if cc == "iba":   # flows per node: a flow per destination when flows >= nodes - 1
         cmd += ["-s", "nic.flows=%d" % flows]
     subprocess.run(cmd, cwd=ROOT, check=True)
     with open(os.path.join(out, "summary.csv")) as f:
