@@ -16,7 +16,8 @@ Derived columns are computed here: events per packet-hop (Mevents/s over
 Mhops/s of the same row) and the IBA CC cost per packet-hop (the CC-off row's
 Mhops/s over the CC-on row's, both of the same sitting: build, date and note;
 with repeated runs, the fastest CC-off run against the fastest CC-on run, and
-so on down)."""
+so on down). A sitting with CC-on rows but no CC-off row on the plain source
+queues is listed with the cost against the flow NIC only."""
 import csv, os, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -240,9 +241,10 @@ def cc_table(rs):
         fnic = [r for r in s_rs if r["case"] == FLOW_NIC]
         cases = sorted({r["case"] for r in s_rs if r["case"] not in (CC_OFF, FLOW_NIC)},
                        key=lambda c: (flows(c) != NIC_FLOWS, flows(c)))
-        if not off or not cases:
+        if not cases:
             continue
-        for case in [CC_OFF] + ([FLOW_NIC] if fnic else []) + cases:
+        # a sitting without a CC-off run on the plain queues is listed too, its cost against the flow NIC alone
+        for case in ([CC_OFF] if off else []) + ([FLOW_NIC] if fnic else []) + cases:
             c_rs = [r for r in s_rs if r["case"] == case]
             if case == CC_OFF:
                 run, cost, same = "CC off", "", ""
@@ -250,12 +252,14 @@ def cc_table(rs):
                 run, cost, same = "CC off, flow NIC (`nic.queues = flows`)", "", ""
             else:
                 run = "CC on, nic.flows %d%s" % (flows(case), " (default)" if flows(case) == NIC_FLOWS else "")
-                cost = span(cc_cost(off, c_rs), lambda v: "%.2f" % v, "x")
+                cost = span(cc_cost(off, c_rs), lambda v: "%.2f" % v, "x") if off else ""
                 same = span(cc_cost(fnic, c_rs), lambda v: "%.2f" % v, "x") if fnic and flows(case) == NIC_FLOWS else ""
             L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 sitting(build, date, note), run, span([num(r, "wall_s") for r in c_rs], unit=" s"), hops(c_rs),
                 span([num(r, "mhops_s") for r in c_rs]), span([num(r, "mevents_s") for r in c_rs]),
                 span([num(r, "peak_mb") for r in c_rs], unit=" MB"), cost, same))
+        if not off:
+            continue
         newest = (build, date, off, fnic, {flows(c): [r for r in s_rs if r["case"] == c] for c in cases})
         if fnic:
             per_build.setdefault(build, []).append((cc_cost(off, [r for r in s_rs if r["case"] == CC_ON]),
