@@ -38,6 +38,8 @@ STEPS = [
 
 
 def main():
+    # the helpers' own checks first: a failed one stops before any page is written
+    subprocess.run([sys.executable, os.path.join(ROOT, "experiments", "selftest.py")], cwd=ROOT, check=True)
     for script, args in STEPS:
         print("==", script, " ".join(args), flush=True)
         subprocess.run([sys.executable, os.path.join(ROOT, script)] + args, cwd=ROOT, check=True,

@@ -6,7 +6,7 @@ import argparse, csv, os, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.dirname(HERE))
-from pages import block, write_doc  # noqa: E402,F401  (the scripts import them from here)
+from pages import block, read_table, require, write_doc  # noqa: E402,F401  (the scripts import them from here)
 
 FLOWS = 1024   # nic.flows of the CC points unless a script says otherwise
 

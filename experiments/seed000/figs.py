@@ -34,7 +34,7 @@ import argparse, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from common import DEFAULT_BIN, ROOT, grid_plot, render, summary, sweep, write_csv  # noqa: E402
-from pages import block, write_doc  # noqa: E402
+from pages import block, read_table, require, write_doc  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # vFtree in its per-hop reading, as in the seed 002 tables (docs/FATTREE.md)
@@ -122,9 +122,9 @@ def write_raw(path, out, schemes, build):
 
 def read_raw(name, load=None):
     """{(figure, traffic, routing, scheme): accepted} of a kept raw CSV (at one load, if given); and its builds."""
-    import csv
     v, builds = {}, set()
-    for r in csv.DictReader(open(os.path.join(HERE, "results", name))):
+    for r in read_table(os.path.join(HERE, "results", name), ["figure", "traffic", "routing", "scheme", "load"],
+                        ["load", "accepted"]).values():
         if load is None or abs(float(r["load"]) - load) < 1e-9:
             v[(r["figure"], r["traffic"], r["routing"], r["scheme"])] = float(r["accepted"])
             builds.add(r["build"])
@@ -212,10 +212,12 @@ def doc_table():
 
 def fig_points():
     """The kept 11664-node curves: {(figure, traffic, routing, scheme): accepted} at load 1.0, and each curve's peak."""
-    import csv
     v, peak = {}, {}
     for fig in (5, 6):
-        for r in csv.DictReader(open(os.path.join(ROOT, "docs", "seed000", "fig%d-11664.csv" % fig))):
+        path = os.path.join(ROOT, "docs", "seed000", "fig%d-11664.csv" % fig)
+        rows = read_table(path, ["traffic", "routing", "scheme", "load"], ["load", "accepted"])
+        require(rows, [(t, r, s, "1.000") for _, t in TRAFFIC for _, r, _, _ in ROUTINGS for _, s, _ in SCHEMES], path)
+        for r in rows.values():
             k = (fig, r["traffic"], r["routing"], r["scheme"])
             x = float(r["accepted"])
             peak[k] = max(peak.get(k, 0.0), x)

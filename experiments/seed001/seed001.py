@@ -12,7 +12,7 @@ loads of the three mechanisms.
   python3 experiments/seed001/seed001.py --table"""
 import csv, glob, os, shutil, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ibcc"))
-from common import ROOT, block, keep, write_doc, main
+from common import ROOT, block, keep, read_table, require, write_doc, main
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -76,8 +76,9 @@ COMPACT = []   # REPRODUCING's block: one row per case
 
 
 def topo_tables(topo, L, claims):
-    with open(os.path.join(HERE, "results", topo + ".csv")) as f:
-        rows = {(r["mechanism"], r["traffic.pattern"], r["load"]): r for r in csv.DictReader(f)}
+    path = os.path.join(HERE, "results", topo + ".csv")
+    rows = read_table(path, ["mechanism", "traffic.pattern", "load"], ["accepted", "lat_mean_ns", "lat_samples"])
+    require(rows, [(m, p, l) for m in MECH for p in TOPO_PATTERNS[topo] for l in {k[2] for k in rows}], path)
     loads = sorted({k[2] for k in rows}, key=float)
     name = {"torus": "8x8 torus", "mesh": "8x4 mesh"}[topo]
     for p in TOPO_PATTERNS[topo]:
@@ -119,8 +120,9 @@ def topo_tables(topo, L, claims):
 
 
 def hotspot_table(L, claims):
-    with open(os.path.join(HERE, "results", "hotspot.csv")) as f:
-        hs = {r["mechanism"]: r for r in csv.DictReader(f)}
+    hs = {k[0]: r for k, r in read_table(os.path.join(HERE, "results", "hotspot.csv"), ["mechanism"],
+                                          ["accepted", "lat_mean_ns", "peak", "mean", "std", "cv"],
+                                          [(m,) for m in MECH]).items()}
     L += ["## Hot-spot: link loads", "",
           "The 8x8 torus under uniform traffic at load 0.3 (600 bits/us per node), where the nodes of the 8 routers "
           "(0-3, 0-1) send instead to the 5 nodes of router (5, 5) and its neighbours (`traffic.scenario = hs-region`) "

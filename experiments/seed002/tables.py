@@ -167,13 +167,13 @@ def write_raw(path, rows):
 
 def read_raw(paths):
     """{(voq, column, routing, scenario): (value, scheme)} from raw CSVs, later files winning; and the node counts."""
+    from pages import read_table   # the parent directory is on sys.path
     vals, nodes = {}, set()
     for p in paths:
-        for r in csv.DictReader(open(p)):
-            col = COLUMN.get(r["scheme"])
-            if col is None or r["routing"] not in ROWS:
-                continue
-            vals[(int(r["voq"]), col, r["routing"], r["scenario"])] = (float(r["throughput"]), r["scheme"])
+        for (voq, scheme, rt, sc), r in read_table(p, ["voq", "scheme", "routing", "scenario"], ["throughput"]).items():
+            if scheme not in COLUMN or rt not in ROWS or sc not in SC_LABEL or voq not in ("0", "1"):
+                sys.exit("%s: a row the tables have no cell for: voq %s, %s, %s, %s" % (p, voq, scheme, rt, sc))
+            vals[(int(voq), COLUMN[scheme], rt, sc)] = (float(r["throughput"]), scheme)
             nodes.add(int(r["nodes"]))
     return vals, nodes
 

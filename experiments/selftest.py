@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Checks of the helpers that turn kept results into the numbers of docs/,
+run by experiments/docs.py before any page is written (and alone:
+python3 experiments/selftest.py). Each guards a rule a page states: a kept CSV
+that is malformed or incomplete stops the scripts, figures that tie at the
+tables' precision do not decide a verdict, a reference table has the paper's
+shape."""
+import importlib.util, os, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from pages import read_table  # noqa: E402
+
+
+def load(path):
+    """The module of experiments/<path> (several scripts share a file name), its directory on sys.path."""
+    full = os.path.join(HERE, path)
+    sys.path.insert(0, os.path.dirname(full))
+    spec = importlib.util.spec_from_file_location(path.replace("/", "_")[:-3], full)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.pop("common", None)   # experiments/common.py and experiments/ibcc/common.py
+    spec.loader.exec_module(mod)
+    sys.path.pop(0)
+    return mod
+
+
+def refused(text, **kw):
+    """Whether read_table refuses a CSV with this text."""
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+        f.write(text)
+    try:
+        read_table(f.name, ["a"], **kw)
+        return False
+    except SystemExit:
+        return True
+    finally:
+        os.unlink(f.name)
+
+
+def main():
+    assert not refused("a,x\n1,0.5\n2,0.25\n", numeric=["x"], expect=[("1",), ("2",)])
+    assert refused("a,x\n1,0.5\n1,0.25\n"), "a duplicate key"
+    assert refused("a,x\n1,\n", numeric=["x"]), "an empty number"
+    assert refused("a,x\n1,nan\n", numeric=["x"]), "a NaN"
+    assert refused("a,x\n1,0.5\n", expect=[("1",), ("2",)]), "a missing row"
+    assert refused("b,x\n1,0.5\n"), "a missing key column"
+
+    best_verdict = load("seed000/figs.py").best_verdict
+    want = ("AFI", "Flow2SL-3VC")
+    assert best_verdict([(0.70, "AFI", "Flow2SL-3VC"), (0.65, "AFI", "vFtree-3VC")], want) == "yes"
+    assert best_verdict([(0.6909, "AFI", "vFtree-3VC"), (0.6908, "AFI", "Flow2SL-3VC")], want).startswith("in part")
+    assert best_verdict([(0.6423, "AFI", "Flow2SL-3VC"), (0.6402, "AFI", "vFtree-3VC")], want).startswith("in part")
+    assert best_verdict([(0.70, "AFI", "vFtree-3VC"), (0.65, "AFI", "Flow2SL-3VC")], want) == "no"
+
+    ABOVE_MTU = load("ibcc/parkinglot.py").ABOVE_MTU
+    assert ABOVE_MTU and not any("no hysteresis" in c or "1 MTU" in c for c in ABOVE_MTU)
+
+    flows_text = load("ibcc/common.py").flows_text
+    assert "a flow per destination" in flows_text(432) and "a flow per destination" not in flows_text(11664)
+
+    paper = load("seed002/paper.py")
+    ROWS, TABLE2, TABLE3 = paper.ROWS, paper.TABLE2, paper.TABLE3
+    for t in (TABLE2, TABLE3):   # 17 routings x (4 schemes x 5 scenarios), throughput in whole %
+        assert len(t) == len(ROWS) == 17 and all(len(r) == 20 and all(0 <= x <= 100 for x in r) for r in t)
+    seed004 = load("seed004/reproduce.py")
+    ROUTERS, LOADS = seed004.ROUTERS, seed004.LOADS
+    assert all(len(lat) == len(thr) == len(LOADS) for _, _, lat, thr in ROUTERS.values())
+    print("experiments/selftest.py: ok")
+
+
+if __name__ == "__main__":
+    main()
