@@ -130,7 +130,7 @@ static int nic_step(sim_t *s, uint32_t n, uint64_t t)
         if (f->cur[n] == ICN_NIL) {
             uint32_t size;
             uint8_t vc;
-            if (!nic_peek(s, n, &size, &vc)) return slot > 0 || f->cpf > 1;
+            if (!nic_peek(s, n, &size, &vc)) return slot > 0;   /* nic_peek scheduled the wake-up */
             if (f->perhop && !s->routing->owns_vcs && vc < s->nsqs)   /* per-hop: the injection link's VCs too */
                 for (uint8_t v = 0; v < s->nsqs; v++)
                     if (f->cred[gp * nvc + v] > f->cred[gp * nvc + vc]) vc = v;
