@@ -5,6 +5,7 @@
 #include "../src/net/policy.h"
 #include "../src/net/flit.h"
 #include "../src/net/link.h"
+#include "../src/sim/internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,34 @@ TEST(flit_idle_nodes_stop_the_clock)
     /* 200 us are 40000 cycles of 5 ns; a few packets need a few hundred */
     CHECK(events[1] < 3 * events[0], "%llu events with 2-cycle flits, %llu with 1-cycle flits",
           (unsigned long long)events[1], (unsigned long long)events[0]);
+}
+
+/* The flit invariants see a packet the model lost track of (counted live,
+ * found in no VC, source NIC or delivery), and a worm whose flits do not
+ * make up its packet. */
+TEST(flit_invariants_find_lost_packets_and_broken_worms)
+{
+    for (int i = 0; i < 2; i++) {
+        char ini[2048];
+        ini_with(ini, sizeof ini, "type = torus\nk = 4\nn = 2\n", "dor-dateline");
+        const char *more[] = { "switch.buffer=320B", "load=0.8", "time.warmup=0", "time.measure=20us", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, more);
+        sim_run_until(&s, 10000000);
+        CHECK(s.pkt_live > 0 && sim_check_invariants(&s, 0) == 0, "%u live packets, invariants", s.pkt_live);
+        if (i == 0) {
+            s.pkt_live++;   /* a packet nowhere, counted as injected too */
+            s.st.inj_pkts++;
+        } else {
+            for (uint32_t id = 0; id < s.npkt_cap; id++) s.pkt[id].size *= 2;   /* every worm now half a packet */
+        }
+        CHECK(sim_check_invariants(&s, 0) != 0, "%s not found", i ? "broken worms" : "a lost packet");
+        if (i == 0) s.pkt_live--, s.st.inj_pkts--;
+        else for (uint32_t id = 0; id < s.npkt_cap; id++) s.pkt[id].size /= 2;
+        sim_free(&s);
+        cfg_free(&c);
+    }
 }
 
 /* The flit model has no bubble condition (room_ok is the packet-level

@@ -627,6 +627,69 @@ void flit_free(sim_t *s)
     s->flit = NULL;
 }
 
+/* Worms stay whole and in order in input VC b: a packet's flits follow one
+ * another by index, a packet starts (index 0) only after the tail of the one
+ * before, and a front that holds no output VC is a header. Returns the tails
+ * it holds (each a packet not yet past this router), or -1. */
+static int64_t check_worms(const sim_t *s, const fst_t *f, uint32_t b)
+{
+    const fvc_t *q = &f->in[b];
+    int64_t tails = 0;
+    for (uint32_t i = 0; i < q->n; i++) {
+        const fent_t *e = &q->ring[(q->head + i) % q->cap], *n = &q->ring[(q->head + i + 1) % q->cap];
+        tails += e->last;
+        if (e->last != (e->idx + 1u == nflits(f, s->pkt[e->pkt].size)) ||
+            (i + 1 < q->n && (e->last ? n->idx != 0 : n->pkt != e->pkt || n->idx != e->idx + 1u))) {
+            fprintf(stderr, "invariant: input VC %u holds flit %u of packet %u out of its worm\n", b, e->idx, e->pkt);
+            return -1;
+        }
+    }
+    if (q->n && !q->routed && front((fvc_t *)q)->idx) {
+        fprintf(stderr, "invariant: input VC %u holds no output VC for the body of packet %u\n", b, front((fvc_t *)q)->pkt);
+        return -1;
+    }
+    return tails;
+}
+
+static void count_delivery(const event_t *e, void *arg) { *(uint64_t *)arg += ev_type(e) == EV_DELIVER; }
+
+/* Every live packet is somewhere: its tail in an input VC, still at its
+ * source NIC (partly injected), or on its way to the destination NIC; each
+ * router's flit count and allocation masks agree with its VCs. */
+static int check_packets(sim_t *s, const fst_t *f)
+{
+    uint32_t nvc = s->nvc;
+    uint64_t where = 0;
+    evq_foreach(&s->evq, count_delivery, &where);
+    for (uint32_t n = 0; n < s->nnodes; n++) where += f->cur[n] != ICN_NIL;
+    for (uint32_t w = 0; w < s->nswitches; w++) {
+        uint32_t b0 = s->sw[w].port0 * nvc, nq = s->sw[w].nports * nvc;
+        uint64_t flits = 0;
+        for (uint32_t li = 0; li < nq; li++) {
+            const fvc_t *q = &f->in[b0 + li];
+            int64_t tails = check_worms(s, f, b0 + li);
+            if (tails < 0) return -1;
+            where += (uint64_t)tails;
+            flits += q->n;
+            if ((f->needs[w] >> li & 1) != (q->n && !q->routed) || (f->routed[w] >> li & 1) != q->routed ||
+                (f->held[w] >> li & 1) != (f->owner[b0 + li] != ICN_NIL)) {
+                fprintf(stderr, "invariant: router %u input VC %u: allocation masks disagree with its state\n", w, li);
+                return -1;
+            }
+        }
+        if (flits != f->rflits[w]) {
+            fprintf(stderr, "invariant: router %u counts %u flits, holds %llu\n", w, f->rflits[w], (unsigned long long)flits);
+            return -1;
+        }
+    }
+    if (where != s->pkt_live) {
+        fprintf(stderr, "invariant: %u live packets but %llu found in VCs, source NICs and deliveries\n", s->pkt_live,
+                (unsigned long long)where);
+        return -1;
+    }
+    return 0;
+}
+
 int flit_check_invariants(sim_t *s, int drained)
 {
     fst_t *f = F(s);
@@ -665,6 +728,7 @@ int flit_check_invariants(sim_t *s, int drained)
         fprintf(stderr, "invariant: an input port sent %u flits in one cycle, above router.input_speedup = %u\n", f->max_isent, f->ispeed);
         bad = 1;
     }
+    if (!bad && check_packets(s, f)) bad = 1;
     if (s->st.inj_pkts != s->st.del_pkts + s->pkt_live) {
         fprintf(stderr, "invariant: injected %llu != delivered %llu + in network %u\n",
                 (unsigned long long)s->st.inj_pkts, (unsigned long long)s->st.del_pkts, s->pkt_live);
