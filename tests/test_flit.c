@@ -240,6 +240,16 @@ TEST(flit_refuses_bubble_routings)
     }
 }
 
+/* A VC's size is whole flits: 81 bytes of 2-byte flits is refused, not
+ * silently cut to 40 flits. */
+TEST(flit_vc_sizes_are_whole_flits)
+{
+    char out[4096], cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-adaptive.ini -s 'switch.vc_sizes=81B 80B 160B' -q -o /tmp/icnsim-flit-vcsize",
+             icnsim_bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "switch.vc_sizes") && strstr(out, "whole flits"), "%s", out);
+}
+
 /* A router routes a head once, in its routing stage; a head that waits for
  * its output is not routed again (a random choice would otherwise become a
  * random retry: oblivious up ports, the torus's random tie at half-way),

@@ -538,6 +538,7 @@ void flit_setup(sim_t *s, cfg_t *c)
             uint64_t b;
             const char *why;
             if (parse_bytes(tok, &b, &why)) cfg_fail(c, K_SW_VC_SIZES, "'%s': %s", tok, why);
+            if (b % f->flit) cfg_fail(c, K_SW_VC_SIZES, "'%s': a VC holds whole flits, a multiple of %u bytes", tok, f->flit);
             if (v < s->nvc) f->cap[v] = (uint32_t)(b / f->flit);
         }
         free(list);
