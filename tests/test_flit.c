@@ -250,6 +250,23 @@ TEST(flit_vc_sizes_are_whole_flits)
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "switch.vc_sizes") && strstr(out, "whole flits"), "%s", out);
 }
 
+/* Duato's adaptive VC admits whole packets only: one that holds fewer flits
+ * than a packet is never taken, and the set-up says so (the run goes on: the
+ * escape VCs alone are a valid router). */
+TEST(flit_duato_warns_of_an_adaptive_vc_smaller_than_a_packet)
+{
+    char out[4096], cmd[4096];
+    static const struct { const char *sizes; int warns; } cases[] = { { "80B 80B 38B", 1 }, { "80B 80B 40B", 0 } };
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-adaptive.ini -s 'switch.vc_sizes=%s' -s time.measure=1us "
+                 "-s time.warmup=0 -q -o /tmp/icnsim-flit-duato-vc", icnsim_bin(), cases[k].sizes);
+        int rc = run_cmd(cmd, out, sizeof out);
+        int warned = strstr(out, "warning: duato admits only whole packets to VC 2") != NULL;
+        CHECK(rc == 0 && warned == cases[k].warns, "vc_sizes %s: rc %d, warned %d, want %d: %s", cases[k].sizes, rc, warned,
+              cases[k].warns, out);
+    }
+}
+
 /* A router routes a head once, in its routing stage; a head that waits for
  * its output is not routed again (a random choice would otherwise become a
  * random retry: oblivious up ports, the torus's random tie at half-way),

@@ -554,6 +554,14 @@ void flit_setup(sim_t *s, cfg_t *c)
                      "virtual cut-through needs room for a whole packet (%u flits) in every VC; VC %u holds %u",
                      s->mtu / f->flit, v, f->cap[v]);
     }
+    if (s->routing->whole_vc && (uint32_t)s->routing->whole_vc <= s->nvc) {
+        uint32_t v = (uint32_t)s->routing->whole_vc - 1, big = s->msg_size > s->msg_long ? s->msg_size : s->msg_long;
+        uint32_t pk = (big < s->mtu ? big : s->mtu) / f->flit;
+        if (f->cap[v] < pk)
+            fprintf(stderr, "icnsim: warning: %s admits only whole packets to VC %u, which holds %u flits (%s): %u-flit packets "
+                    "never take it, and the router is its escape routing alone for them\n", s->routing->name, v, f->cap[v],
+                    cfg_is_set(c, K_SW_VC_SIZES) ? "switch.vc_sizes" : "switch.buffer", pk);
+    }
     uint32_t nb = s->nports * s->nvc;
     f->in = xcalloc(nb, sizeof *f->in);
     f->cred = xmalloc(nb * sizeof *f->cred);

@@ -43,6 +43,10 @@ typedef struct routing_ops {
      * Otherwise a router routes a head once, random choices included (the
      * flit model keeps its candidates until it is granted one). */
     int adaptive;
+    /* 1 + the VC whose queues admit whole packets only (FC_WHOLE: Duato's
+     * shared adaptive queue); 0: none. A queue smaller than a packet never
+     * takes one, which the flit model warns of. */
+    int whole_vc;
     /* Optional: frees what setup() hung off routing_data besides the block itself. */
     void (*cleanup)(sim_t *s);
 } routing_ops;

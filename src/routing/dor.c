@@ -289,5 +289,6 @@ static void setup_selection(sim_t *s, cfg_t *c)
 const routing_ops routing_dor = { .name = "dor", .desc = "dimension-order routing on tori and meshes, no deadlock avoidance (tori can deadlock)", .setup = setup_dor, .route = route_dor, .owns_vcs = 0, .deterministic = 1 };
 const routing_ops routing_dor_dateline = { .name = "dor-dateline", .desc = "dimension-order routing, Dally-Seitz datelines on 2 VCs (switch.vcs = 2)", .setup = setup_dateline, .route = route_dateline, .owns_vcs = 1 };
 const routing_ops routing_dor_bubble = { .name = "dor-bubble", .desc = "dimension-order routing with bubble flow control on 1 VC (routing.bubble local|remote)", .setup = setup_bubble, .route = route_bubble, .owns_vcs = 1 };
-const routing_ops routing_duato = { .name = "duato", .desc = "Duato's fully adaptive routing: 1 adaptive VC + 2 escape VCs with datelines (switch.vcs = 3)", .setup = setup_duato, .route = route_duato, .owns_vcs = 1, .multi_cand = 1, .adaptive = 1 };
+const routing_ops routing_duato = { .name = "duato", .desc = "Duato's fully adaptive routing: 1 adaptive VC + 2 escape VCs with datelines (switch.vcs = 3)", .setup = setup_duato, .route = route_duato, .owns_vcs = 1, .multi_cand = 1, .adaptive = 1,
+                                    .whole_vc = 1 + DUATO_ADAPTIVE };
 const routing_ops routing_bubble_adaptive = { .name = "bubble-adaptive", .desc = "seed 004's Bubble Router: adaptive VC + DOR bubble escape VC, dynamic X/Y (switch.vcs = 2)", .setup = setup_bubble_adaptive, .route = route_bubble_adaptive, .owns_vcs = 1, .multi_cand = 1, .adaptive = 1 };
