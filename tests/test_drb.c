@@ -398,6 +398,7 @@ TEST(drb_bad_input_names_the_key)
         { MESH LFT "-s ib.lmc=1 -s multipath.scheme=drb-ib", "cc.mode" },
         { MESH LFT "-s ib.lmc=1 -s multipath.scheme=drb-ib -s cc.mode=iba -s drb.radius=1", "drb.radius" },
         { MSP "-s multipath.scheme=drb -s switch.model=flit", "multipath.scheme" },
+        { MSP "-s multipath.scheme=pr-drb -s drb.ack_size=4KB -s packet.mtu=1KB -s switch.buffer=6KB -s nic.buffer=6KB", "drb.ack_size" },
     };
     char dir[128] = "", cmd[1024], out[4096];
     test_tmpdir(dir, sizeof dir, "drb");

@@ -126,7 +126,7 @@
  X(DRB_IDLE, "drb.idle", KT_TIME, "0", 0, 1e15, "drb, pr-drb: a pair with no message in flight whose last ACK is older than this returns to path 0 at its next message (its estimates describe a network that has moved on; PR-DRB saves the solution first). 0 = 20 times the zero-load latency of the pair's path 0.") \
  X(DRB_RADIUS, "drb.radius", KT_INT, "2", 1, 64, "drb, pr-drb: largest supernode radius (hops around the source and destination routers) where intermediate routers IN1 and IN2 are looked for; at most the network's diameter.") \
  X(DRB_PATHS, "drb.max_paths", KT_INT, "4", 1, 16, "drb, pr-drb: paths a metapath holds at most, path 0 included.") \
- X(DRB_ACK_SIZE, "drb.ack_size", KT_BYTES, "32", 1, 4096, "drb, pr-drb: bytes of an ACK on the wire (an InfiniBand ACK is 30: LRH 8 + BTH 12 + AETH 4 + ICRC 4 + VCRC 2; plus the latency field, rounded).") \
+ X(DRB_ACK_SIZE, "drb.ack_size", KT_BYTES, "32", 1, 4096, "drb, pr-drb: bytes of an ACK on the wire (an InfiniBand ACK is 30: LRH 8 + BTH 12 + AETH 4 + ICRC 4 + VCRC 2; plus the latency field, rounded); at most packet.mtu.") \
  X(DRB_LOG, "drb.log", KT_INT, "100000", 0, 1e9, "Multipath schemes: rows of drb-log.csv at most (every opening, closing, applied or saved solution, per pair, with the metapath width).") \
  X(PRDRB_MONITOR, "prdrb.monitor", KT_TIME, "0", 0, 1e15, "pr-drb: a packet that waits longer than this at a router records the flows in that router's buffers (once per packet, at the first such router); 0 = the serialization time of a packet.mtu packet.") \
  X(PRDRB_MATCH, "prdrb.match", KT_DOUBLE, "0.5", 0.01, 1, "pr-drb: a stored solution applies when the Jaccard similarity of its contending-flow set and the current one reaches this (1 = identical sets).") \

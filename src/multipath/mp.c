@@ -241,6 +241,9 @@ static void setup_drb(sim_t *s, cfg_t *c, mp_t *m)
     m->ops.passed = mp_passed;
     m->ops.ack_in = mp_ack_in;
     m->ops.ack_size = (uint32_t)cfg_u64(c, K_DRB_ACK_SIZE);
+    /* an ACK is one packet: larger than packet.mtu it might never fit a VC's buffer, and would block its node's ACKs */
+    if (m->ops.ack_size > s->mtu)
+        cfg_fail(c, K_DRB_ACK_SIZE, "an ACK of %u bytes is larger than a packet (packet.mtu = %u bytes)", m->ops.ack_size, s->mtu);
     s->want_parr = 1;
     s->pext_size = sizeof(mphdr_t);
     m->prev_forward = s->hooks.forward;
