@@ -726,3 +726,45 @@ TEST(drbib_becns_open_split_and_expiries_close)
     sim_free(&s);
     cfg_free(&c);
 }
+
+/* Every router within r hops, by brute force over the network, sorted by
+ * (distance, id) and cut at cap: what drb_supernode must return. */
+static uint32_t supernode_ref(sim_t *s, uint32_t a, uint32_t r, uint32_t *out, uint32_t *dist, uint32_t cap)
+{
+    uint32_t n = 0;
+    for (uint32_t d = 0; d <= r && n < cap; d++)
+        for (uint32_t x = 0; x < s->nswitches && n < cap; x++)
+            if (msp_distance(s, a, x) == d) { out[n] = x; dist[n++] = d; }
+    return n;
+}
+
+TEST(drb_supernodes_are_the_nearest_routers_of_any_cube)
+{
+    static const struct { const char *topo, *k, *n; uint32_t r, cap; } cases[] = {
+        { "topology.type=mesh", "topology.k=4", "topology.n=2", 3, 1024 },
+        { "topology.type=torus", "topology.k=5", "topology.n=2", 4, 1024 },
+        { "topology.type=torus", "topology.k=4", "topology.n=3", 3, 1024 },
+        { "topology.type=mesh", "topology.k=2", "topology.n=8", 8, 1024 },   /* (2r+1)^n offset vectors: 7e9 */
+        { "topology.type=torus", "topology.k=3", "topology.n=5", 4, 1024 },
+        { "topology.type=torus", "topology.k=16", "topology.n=2", 16, 40 },   /* truncated: the nearest 40 */
+        { "topology.type=mesh", "topology.k=8", "topology.n=3", 10, 100 },
+    };
+    static uint32_t out[1024], dist[1024], ro[1024], rd[1024];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *vcs = strstr(cases[i].topo, "torus") ? "switch.vcs=6" : "switch.vcs=3";
+        const char *sets[] = { cases[i].topo, cases[i].k, cases[i].n, vcs, "routing.algorithm=dor-msp", NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, cube_ini, sets);
+        uint32_t bad = 0;
+        for (uint32_t a = 0; a < s.nswitches; a += 7) {
+            uint32_t n = drb_supernode(&s, a, cases[i].r, out, dist, cases[i].cap);
+            uint32_t m = supernode_ref(&s, a, cases[i].r, ro, rd, cases[i].cap);
+            bad += n != m || memcmp(out, ro, n * sizeof *out) || memcmp(dist, rd, n * sizeof *dist);
+        }
+        CHECK(!bad, "%s %s %s r=%u cap=%u: %u supernodes differ from the routers nearest first", cases[i].topo, cases[i].k,
+              cases[i].n, cases[i].r, cases[i].cap, bad);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}

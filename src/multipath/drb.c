@@ -104,40 +104,59 @@ uint8_t drb_pick(sim_t *s, pair_t *pr, rng_t *r)
     return (uint8_t)last;   /* rounding */
 }
 
-/* Routers within `r` hops of router a, nearest first, then by id: every
- * offset vector with |offsets| <= r (clipped on a mesh, wrapped on a
- * torus), so the cost follows the supernode, not the network. */
-static uint32_t supernode(const sim_t *s, uint32_t a, uint32_t r, uint32_t *out, uint32_t *dist, uint32_t cap)
+/* A supernode being gathered: routers nearest first, at most `cap`. */
+typedef struct sn { uint32_t *out, *dist, n, cap, ring; } sn_t;
+
+/* Router x at distance r joins; when full, it replaces the ring's highest id
+ * if its own is lower, so a truncated supernode keeps the nearest routers,
+ * then the lowest ids. */
+static void sn_add(sn_t *g, uint32_t x, uint32_t r)
+{
+    if (g->n < g->cap) { g->out[g->n] = x; g->dist[g->n++] = r; return; }
+    uint32_t hi = g->ring;
+    for (uint32_t j = g->ring + 1; j < g->n; j++)
+        if (g->out[j] > g->out[hi]) hi = j;
+    if (hi < g->n && x < g->out[hi]) g->out[hi] = x;
+}
+
+/* The routers whose offsets from router a in dimensions d.. sum to exactly
+ * `left` hops, x holding the coordinates fixed so far. A mesh's offsets stay
+ * inside it; a torus ring gives each router once, at its shortest offset (a
+ * tie at k/2 goes +), so the sum of the offsets is the DOR distance and no
+ * router is met twice. */
+static void sn_ring(const cube_t *q, uint32_t a, uint32_t d, uint32_t left, uint32_t x, uint32_t r, sn_t *g)
+{
+    if (d == q->n) {
+        if (!left) sn_add(g, x, r);
+        return;
+    }
+    int32_t k = (int32_t)q->k[d], c = (int32_t)cube_coord(q, a, d), lo = -c, hi = k - 1 - c;
+    if (cube_wraps(q, d)) { lo = -((k - 1) / 2); hi = k / 2; }
+    if (lo < -(int32_t)left) lo = -(int32_t)left;
+    if (hi > (int32_t)left) hi = (int32_t)left;
+    for (int32_t o = lo; o <= hi; o++) {
+        int32_t y = ((c + o) % k + k) % k;
+        sn_ring(q, a, d + 1, left - (uint32_t)(o < 0 ? -o : o), x + (uint32_t)y * q->kpow[d], r, g);
+    }
+}
+
+/* Routers within `r` hops of router a (clipped on a mesh, wrapped on a
+ * torus), nearest first, then by id, at most `cap` of them: gathered ring
+ * by ring, so the cost follows the supernode, not the network or (2r+1)^n. */
+uint32_t drb_supernode(const sim_t *s, uint32_t a, uint32_t r, uint32_t *out, uint32_t *dist, uint32_t cap)
 {
     const cube_t *q = cube_get(s);
-    int32_t off[9] = { 0 };
-    uint32_t n = 0;
-    for (uint32_t d = 0; d < q->n; d++) off[d] = -(int32_t)r;
-    for (;;) {
-        uint32_t sum = 0, x = 0, ok = 1;
-        for (uint32_t d = 0; d < q->n; d++) {
-            sum += (uint32_t)(off[d] < 0 ? -off[d] : off[d]);
-            int32_t k = (int32_t)q->k[d], c = (int32_t)cube_coord(q, a, d) + off[d];
-            if (cube_wraps(q, d)) c = ((c % k) + k) % k;
-            else if (c < 0 || c >= k) ok = 0;
-            x += (uint32_t)c * q->kpow[d];
-        }
-        if (ok && sum <= r) {
-            uint32_t j = 0;
-            while (j < n && out[j] != x) j++;
-            if (j == n && n < cap) { out[n] = x; dist[n++] = msp_distance(s, a, x); }
-        }
-        uint32_t d = 0;   /* next offset vector */
-        while (d < q->n && off[d] == (int32_t)r) off[d++] = -(int32_t)r;
-        if (d == q->n) break;
-        off[d]++;
+    sn_t g = { out, dist, 0, cap, 0 };
+    for (uint32_t rr = 0; rr <= r && g.n < cap; rr++) {
+        g.ring = g.n;
+        sn_ring(q, a, 0, rr, 0, rr, &g);
     }
-    for (uint32_t i = 1; i < n; i++)   /* insertion sort by (distance, id) */
+    for (uint32_t i = 1; i < g.n; i++)   /* insertion sort by (distance, id) */
         for (uint32_t j = i; j > 0 && (dist[j] < dist[j - 1] || (dist[j] == dist[j - 1] && out[j] < out[j - 1])); j--) {
             uint32_t t1 = out[j]; out[j] = out[j - 1]; out[j - 1] = t1;
             uint32_t t2 = dist[j]; dist[j] = dist[j - 1]; dist[j - 1] = t2;
         }
-    return n;
+    return g.n;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -163,7 +182,7 @@ int drb_open(sim_t *s, pair_t *pr)
     }
     qsort(used, nused, sizeof *used, cmp_u32);
     uint32_t sa[SNMAX], da[SNMAX], sb[SNMAX], db[SNMAX];
-    uint32_t na = supernode(s, a, m->radius, sa, da, SNMAX), nb = supernode(s, b, m->radius, sb, db, SNMAX);
+    uint32_t na = drb_supernode(s, a, m->radius, sa, da, SNMAX), nb = drb_supernode(s, b, m->radius, sb, db, SNMAX);
     int found = 0;
     uint32_t bx = 0, by = 0, bshared = 0, blen = 0;
     for (uint32_t r = 1; r <= m->radius && !found; r++)

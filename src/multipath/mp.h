@@ -138,6 +138,8 @@ int drb_open(sim_t *s, pair_t *pr);
 int drb_close(sim_t *s, pair_t *pr);
 void drb_set_path(sim_t *s, pair_t *pr, uint32_t slot, uint32_t in1, uint32_t in2);
 simtime_t drb_zero_load(const sim_t *s, uint32_t hops);
+/* the routers within r hops of router a, nearest first then by id, at most cap (dist: their distances) */
+uint32_t drb_supernode(const sim_t *s, uint32_t a, uint32_t r, uint32_t *out, uint32_t *dist, uint32_t cap);
 
 /* prdrb.c */
 /* the contending flows packet id meets at switch w, or ICN_NIL if none */
