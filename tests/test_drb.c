@@ -768,3 +768,37 @@ TEST(drb_supernodes_are_the_nearest_routers_of_any_cube)
         cfg_free(&c);
     }
 }
+
+/* Pair (src, dst) of a DRB 8x8 mesh, its last ACK at 1 us, its path 0's
+ * estimate at x times its zero-load latency. */
+static pair_t *quiet_pair(sim_t *s, uint32_t src, uint32_t dst, double x)
+{
+    pair_t *pr = mp_pair(s->mp, mp_pair_get(s, src, dst));
+    pr->p[0].lat = x * (double)pr->p[0].l0;
+    pr->last_ack = 1000000;
+    return pr;
+}
+
+TEST(drb_quiet_pairs_forget_their_estimates_and_are_freed)
+{
+    sim_t s;
+    cfg_t c;
+    drb_sim(&s, &c, "multipath.scheme=drb");
+    pair_t *pr = quiet_pair(&s, 0, 63, 1.9);   /* between drb.low and drb.high: path 0 alone, kept */
+    s.now = pr->last_ack + 21 * pr->p[0].l0;
+    s.mp->ops.pick(&s, 0, 63);
+    CHECK(pr->p[0].lat == (double)pr->p[0].l0 && pr->inflight == 1, "a quiet pair's path 0 kept its estimate: %.2f x L0",
+          pr->p[0].lat / (double)pr->p[0].l0);
+    /* a widened pair gone quiet: the next sample resets and frees it */
+    pair_t *q = quiet_pair(&s, 1, 62, 1.0);
+    drb_set_path(&s, q, 1, 2, 61);
+    q->p[1].lat = 3.0 * (double)q->p[1].l0;
+    uint32_t live = s.mp->pairs_live;
+    mp_on_sample(&s, 1);
+    CHECK(s.mp->pairs_live == live - 1 && q->node == ICN_NIL && !s.mp->alt_open,
+          "a quiet pair outlived the sample: %u of %u pairs live, %u alternative paths open", s.mp->pairs_live, live,
+          s.mp->alt_open);
+    CHECK(pr->node == 0, "a pair with a message in flight was freed");
+    sim_free(&s);
+    cfg_free(&c);
+}

@@ -123,7 +123,7 @@
  X(DRB_HIGH, "drb.high", KT_DOUBLE, "2", 1, 1000, "drb, pr-drb: open one more path when the metapath latency (sum of 1/L_i)^-1 exceeds this multiple of its zero-load value (sum of 1/L0_i)^-1.") \
  X(DRB_LOW, "drb.low", KT_DOUBLE, "1.2", 0, 1000, "drb, pr-drb: close one path (never path 0) when the metapath latency falls below this multiple of its zero-load value; below drb.high.") \
  X(DRB_EWMA, "drb.ewma", KT_DOUBLE, "0.25", 0.001, 1, "drb, pr-drb: weight of a new ACK in a path's latency estimate (1 = the last value).") \
- X(DRB_IDLE, "drb.idle", KT_TIME, "0", 0, 1e15, "drb, pr-drb: a pair with no message in flight whose last ACK is older than this returns to path 0 at its next message (its estimates describe a network that has moved on; PR-DRB saves the solution first). 0 = 20 times the zero-load latency of the pair's path 0.") \
+ X(DRB_IDLE, "drb.idle", KT_TIME, "0", 0, 1e15, "drb, pr-drb: a pair with no message in flight whose last ACK is older than this returns to path 0 and forgets its estimates (they describe a network that has moved on; PR-DRB saves the solution first). 0 = 20 times the zero-load latency of the pair's path 0.") \
  X(DRB_RADIUS, "drb.radius", KT_INT, "2", 1, 64, "drb, pr-drb: largest supernode radius (hops around the source and destination routers) where intermediate routers IN1 and IN2 are looked for; at most the network's diameter.") \
  X(DRB_PATHS, "drb.max_paths", KT_INT, "4", 1, 16, "drb, pr-drb: paths a metapath holds at most, path 0 included.") \
  X(DRB_ACK_SIZE, "drb.ack_size", KT_BYTES, "32", 1, 4096, "drb, pr-drb: bytes of an ACK on the wire (an InfiniBand ACK is 30: LRH 8 + BTH 12 + AETH 4 + ICRC 4 + VCRC 2; plus the latency field, rounded); at most packet.mtu.") \

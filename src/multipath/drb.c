@@ -231,13 +231,22 @@ static void episode_end(sim_t *s, pair_t *pr, double r)
     if (pr->cset != ICN_NIL) { mp_cset_free(m, pr->cset); pr->cset = ICN_NIL; }
 }
 
+/* Path 0 alone at its zero-load estimate, outside an episode: nothing to forget. */
+static int at_rest(const pair_t *pr)
+{
+    return pr->open == 1 && !pr->episode && pr->p[0].lat == (double)pr->p[0].l0;
+}
+
 /* A pair that has been quiet (nothing in flight, no recent ACK) forgets its
- * metapath: PR-DRB keeps it as a solution of the episode's pattern first. */
+ * metapath and its estimates, path 0's too (they describe a network that has
+ * moved on): PR-DRB keeps the metapath as a solution of the episode's
+ * pattern first. Until its next message nothing else changes the pair, so
+ * whether this runs then or earlier gives the same state. */
 void drb_idle(sim_t *s, pair_t *pr)
 {
     mp_t *m = s->mp;
     simtime_t limit = m->idle ? m->idle : 20 * pr->p[0].l0;
-    if (s->now - pr->last_ack <= limit) return;
+    if (pr->inflight || s->now - pr->last_ack <= limit || at_rest(pr)) return;
     double r = drb_ratio(pr, m->max_paths);
     episode_end(s, pr, r);
     for (uint32_t i = 1; i < m->max_paths; i++)

@@ -146,7 +146,7 @@ static uint8_t mp_pick(sim_t *s, uint32_t n, uint32_t dst)
         return i == ICN_NIL ? 0 : drb_pick(s, mp_pair(m, i), &m->rng[n]);
     }
     pair_t *pr = mp_pair(m, mp_pair_get(s, n, dst));
-    if (!pr->inflight && pr->open != 1 && s->now - pr->last_ack > m->idle) drb_idle(s, pr);
+    drb_idle(s, pr);
     pr->inflight++;
     return drb_pick(s, pr, &m->rng[n]);
 }
@@ -302,9 +302,27 @@ void mp_log(sim_t *s, const pair_t *pr, int action, double ratio)
     m->log[m->nlog++] = (mplog_t){ s->now, pr->node, pr->dst, (float)ratio, (uint8_t)mp_width(pr), (uint8_t)action };
 }
 
+/* Quiet pairs are reset now rather than at their next message (the same
+ * state, see drb_idle), and freed: a source that has stopped sending to a
+ * destination keeps no state for it, so memory follows the active pairs,
+ * not every pair that ever sent. DRB only: PR-DRB's reset saves a solution
+ * that other pairs look up, so making it at a sample would let
+ * time.interval, an output setting, change what they find. */
+static void sweep_quiet(sim_t *s)
+{
+    mp_t *m = s->mp;
+    for (uint32_t i = 0; i < m->npair_cap; i++) {
+        pair_t *pr = mp_pair(m, i);
+        if (pr->node == ICN_NIL || pr->inflight) continue;
+        drb_idle(s, pr);
+        mp_pair_maybe_free(s, i);
+    }
+}
+
 void mp_on_sample(sim_t *s, uint32_t k)
 {
     mp_t *m = s->mp;
+    if (m->scheme == MP_DRB) sweep_quiet(s);
     if (!m->ts_alt) {   /* the time series exists once set-up is complete */
         m->nbins = s->st.nbins;
         m->ts_alt = xcalloc(m->nbins, sizeof *m->ts_alt);
