@@ -366,3 +366,22 @@ TEST(stats_window_edges_and_injected_bytes)
     if (csv_col(dir, "summary.csv", "offered", v, 1) == 1) off = v[0];
     CHECK(inj > 0 && inj <= 1.0001 && inj <= off * 1.05, "injected %.3f with offered %.3f", inj, off);
 }
+
+/* The latency views' bins are the time series': with a window that is not a
+ * whole number of intervals and a drain after it, the last bin of
+ * latency.csv and latency-pairs.csv ends with the window (27 us), as in
+ * timeseries.csv, since the drain's deliveries are in no bin. */
+TEST(views_latency_bins_end_with_the_window)
+{
+    char dir[600];
+    if (run_ini("lat-edges", "load = 0.6\n[topology]\ntype = mesh\nk = 4\nn = 2\n[routing]\nalgorithm = dor\n"
+                "[time]\nwarmup = 5us\nmeasure = 22us\ninterval = 10us\n[views]\nlatency = true\ntop_pairs = 1\n", dir, sizeof dir))
+        return;
+    static const char *const files[] = { "timeseries.csv", "latency.csv", "latency-pairs.csv" };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(files); i++) {
+        static double v[64];
+        int n = csv_col(dir, files[i], "t_end_us", v, 64);
+        CHECK(n == 3 && v[2] == 27.0, "%s: %d rows, the last ending at %g us; want 3 ending at 27 us", files[i], n,
+              n > 0 ? v[n - 1] : -1);
+    }
+}

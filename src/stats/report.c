@@ -18,8 +18,15 @@ static double norm(const sim_t *s, uint64_t bytes, simtime_t span)
  * deadlock, which may end a run in its warm-up; a finished workload). */
 simtime_t stats_window(const sim_t *s)
 {
-    simtime_t e = s->end < s->stop ? s->end : s->stop;
+    simtime_t e = stats_series_end(s);
     return e > s->warmup ? e - s->warmup : 0;
+}
+
+/* The time series' end: the window's stop, or an earlier end of the run
+ * (which may fall in the warm-up); the drain's deliveries are in no bin. */
+simtime_t stats_series_end(const sim_t *s)
+{
+    return s->end < s->stop ? s->end : s->stop;
 }
 
 /* Unstable: the packets waiting in source queues and in the network grew
@@ -142,7 +149,7 @@ void write_timeseries(const sim_t *s, const char *path)
     fputs("t_start_us,t_end_us,accepted,offered,injected_pkts,delivered_pkts,generated_pkts,in_network,mean_latency_ns\n", f);
     for (uint32_t i = 0; i < st->nbins; i++) {
         simtime_t a = (simtime_t)i * st->interval, b = a + st->interval;
-        if (b > s->warmup + stats_window(s)) b = s->warmup + stats_window(s);
+        if (b > stats_series_end(s)) b = stats_series_end(s);
         if (b <= a) break;
         double acc = norm(s, st->ts_del_bytes[i], b - a);
         double off = norm(s, st->ts_gen_bytes[i], b - a);

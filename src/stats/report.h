@@ -23,6 +23,8 @@ void result_compute(const sim_t *s, result_t *r);
 /* The measurement window's length: up to its stop, or to an earlier end (a
  * deadlock; a workload that finished). Every per-window rate divides by it. */
 simtime_t stats_window(const sim_t *s);
+/* Where the time series ends: the window's stop, or the run's earlier end. */
+simtime_t stats_series_end(const sim_t *s);
 /* Metric columns, in order. */
 void result_csv_header(FILE *f);
 void result_csv_row(FILE *f, const result_t *r);

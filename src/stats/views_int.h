@@ -3,6 +3,7 @@
 #ifndef ICN_VIEWS_INT_H
 #define ICN_VIEWS_INT_H
 #include "views.h"
+#include "report.h"
 #include "../core/bytebuf.h"
 #include <stdio.h>
 
@@ -30,16 +31,16 @@ struct views {
 
 static inline int in_window(const sim_t *s, simtime_t t) { return t >= s->warmup && t < s->stop; }
 
-/* Time-series bins that lie within the run, and where bin i ends. */
+/* Time-series bins that lie within the series (report.c), and where bin i ends. */
 static inline uint32_t bins_run(const sim_t *s)
 {
-    uint64_t n = (s->end + s->st.interval - 1) / s->st.interval;
+    uint64_t n = (stats_series_end(s) + s->st.interval - 1) / s->st.interval;
     return n < s->st.nbins ? (uint32_t)n : s->st.nbins;
 }
 static inline simtime_t bin_end(const sim_t *s, uint32_t i)
 {
     simtime_t b = (simtime_t)(i + 1) * s->st.interval;
-    return b < s->end ? b : s->end;
+    return b < stats_series_end(s) ? b : stats_series_end(s);
 }
 
 /* Per-pair latency (view_latency.c). */
