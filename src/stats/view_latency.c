@@ -36,15 +36,23 @@ static int by_pair(const void *a, const void *b)
     return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* A node id, decimal digits only, at *t, which moves past it; -1 if there
+ * are none (strtol would read "" as 0 and take a sign). */
+static long node_id(char **t)
+{
+    if (**t < '0' || **t > '9') return -1;
+    return strtol(*t, t, 10);
+}
+
 /* views.pairs: "a:b" tokens separated by spaces or commas, sorted. */
 static void parse_pairs(sim_t *s, cfg_t *c, struct vlat *l)
 {
     char *text = xstrdup(cfg_str(c, K_VIEWS_PAIRS)), *save = NULL;
     uint32_t cap = 0, (*pr)[2] = NULL;
     for (char *t = strtok_r(text, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
-        char *e;
-        long a = strtol(t, &e, 10), b = -1;
-        if (*e == ':') b = strtol(e + 1, &e, 10);
+        char *e = t;
+        long a = node_id(&e), b = -1;
+        if (a >= 0 && *e == ':') { e++; b = node_id(&e); }
         if (*e || a < 0 || b < 0 || a >= s->nnodes || b >= s->nnodes) {
             free(text); free(pr);   /* exit must leave nothing unreachable */
             cfg_fail(c, K_VIEWS_PAIRS, "expected source:destination pairs of node ids below %u, e.g. 0:63 5:10", s->nnodes);
