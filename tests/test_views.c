@@ -287,6 +287,9 @@ TEST(views_files_add_up)
     CHECK(csv_col(dir, "port-counters.csv", "PortXmitWait", v, 4096) == 48 + 16, "port-counters.csv: every connected port");
     int empty, rows = occupancy_rows(dir, &empty);
     CHECK(rows == 24 && !empty, "occupancy.csv: %d rows (the samples at 1..24 us), %d with every switch empty", rows, empty);
+    char cmd[700], out[512];   /* the heat map puts row r at its sample's time, (r + 1) us */
+    snprintf(cmd, sizeof cmd, "grep -c \"matrix using 1:((\\$2 + 1) \\* 1):3\" %s/occupancy.gp", dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "occupancy.gp does not plot row r at (r + 1) us: %s", out);
 }
 
 TEST(views_bad_keys_are_rejected)

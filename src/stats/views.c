@@ -314,7 +314,8 @@ static void write_occupancy(const sim_t *s, const char *dir, const char *title, 
     FILE *f = plot_open(&o, dir, "occupancy.csv");
     /* a matrix: one row per sample, one column per switch (gnuplot: matrix) */
     fputs("# input-buffer occupancy (fraction of all VCs of all ports) per switch, one row per sample of time.interval\n", f);
-    fprintf(f, "# interval_us = %.6g; switches by stage: leaf first\n", (double)s->st.interval / 1e6);
+    fprintf(f, "# interval_us = %.6g; row r is the sample at (r + 1) x interval_us; switches by stage: leaf first\n",
+            (double)s->st.interval / 1e6);
     for (uint32_t k = 0; k < v->rows; k++) {
         const float *row = &v->occ[(size_t)k * s->nswitches];
         for (uint32_t w = 0; w < s->nswitches; w++) fprintf(f, w ? ",%.4f" : "%.4f", row[w]);
@@ -328,7 +329,7 @@ static void write_occupancy(const sim_t *s, const char *dir, const char *title, 
     fprintf(f, "\n"
                "set xlabel 'switch'\nset ylabel 'time (us)'\nset cblabel 'occupancy'\nset cbrange [0:1]\n"
                "set autoscale xfix\nset autoscale yfix\nset palette defined (0 'white', 0.3 'yellow', 0.7 'red', 1 'black')\n"
-               "plot 'occupancy.csv' matrix using 1:($2*%.6g):3 with image notitle\n",
+               "plot 'occupancy.csv' matrix using 1:(($2 + 1) * %.6g):3 with image notitle\n",   /* row r: time (r + 1) x interval */
             (double)s->st.interval / 1e6);
     out_close(&o);
     plot_render(dir, "occupancy.gp", render);
