@@ -175,34 +175,52 @@ TEST(cli_embedded_default_keys_give_way)
           "topology.stages given on a torus: %s", out);
 }
 
-/* docs/OUTPUT.md defines summary.csv's metric columns: its table's first
- * cells, read in order, must name exactly the columns the code writes. */
-TEST(cli_output_doc_names_every_summary_column)
+/* The column names that docs/OUTPUT.md's table under heading `section`
+ * gives in order (the first cell of each row), comma-separated. */
+static void output_doc_columns(const char *section, char *doc, size_t size)
 {
-    char hdr[2048] = "", doc[2048] = "", line[4096];
-    FILE *m = fmemopen(hdr, sizeof hdr - 1, "w");
-    CHECK(m != NULL, "fmemopen");
-    if (!m) return;
-    result_csv_header(m);
-    fclose(m);
+    char line[4096];
+    size_t n = 0;
+    int in = 0;
+    doc[0] = 0;
     FILE *f = fopen("docs/OUTPUT.md", "r");
     CHECK(f != NULL, "docs/OUTPUT.md missing");
     if (!f) return;
-    size_t n = 0;
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "| `", 3)) continue;   /* a table row naming columns */
+        if (line[0] == '#' && line[1] == ' ') in = !strncmp(line + 2, section, strlen(section));
+        if (!in || strncmp(line, "| `", 3)) continue;   /* a table row naming columns */
         char *end = strstr(line + 2, " |");
         for (char *p = line + 2; end && p < end; p++) {
             if (*p != '`') continue;
             char *q = strchr(p + 1, '`');
             if (!q || q > end) break;
-            n += (size_t)snprintf(doc + n, sizeof doc - n, "%s%.*s", n ? "," : "", (int)(q - p - 1), p + 1);
-            if (n >= sizeof doc) break;
+            n += (size_t)snprintf(doc + n, size - n, "%s%.*s", n ? "," : "", (int)(q - p - 1), p + 1);
+            if (n >= size) break;
             p = q;
         }
     }
     fclose(f);
-    CHECK(!strcmp(doc, hdr), "docs/OUTPUT.md lists\n  %s\nthe code writes\n  %s", doc, hdr);
+}
+
+/* docs/OUTPUT.md defines summary.csv's metric columns and nodes.csv's: its
+ * tables' first cells, read in order, must name exactly the columns the
+ * code writes. */
+TEST(cli_output_doc_names_every_summary_column)
+{
+    char hdr[2048] = "", doc[2048], cmd[1024], out[4096];
+    FILE *m = fmemopen(hdr, sizeof hdr - 1, "w");
+    CHECK(m != NULL, "fmemopen");
+    if (!m) return;
+    result_csv_header(m);
+    fclose(m);
+    output_doc_columns("summary.csv", doc, sizeof doc);
+    CHECK(!strcmp(doc, hdr), "docs/OUTPUT.md lists\n  %s\nsummary.csv has\n  %s", doc, hdr);
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/nodes -s topology.k=4 -s time.warmup=1us -s time.measure=2us && head -n 1 %s/nodes/nodes.csv",
+             icnsim_bin(), tmp(), tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "run failed: %s", out);
+    out[strcspn(out, "\r\n")] = 0;
+    output_doc_columns("nodes.csv", doc, sizeof doc);
+    CHECK(!strcmp(doc, out), "docs/OUTPUT.md lists\n  %s\nnodes.csv has\n  %s", doc, out);
 }
 
 static int files_equal(const char *a, const char *b)
