@@ -360,3 +360,21 @@ TEST(cli_shape_rate_and_scenario_errors)
     expect_error(hr, "-s \"traffic.hs_sources=0 0\" -s traffic.hs_fraction=0.2", 2, (const char *[]){ "traffic.hs_sources", "hs_fraction", NULL });
     expect_error("[traffic]\nhs_radius = 2\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.hs_radius", "no effect", NULL });
 }
+
+/* The fat-tree trigger's decision log (ICNSIM_FTADAPT_LOG) is written whole
+ * or not at all: a complete CSV where it can be written, exit 2 naming the
+ * file where it cannot (no half-written log for triggerlog.py to read). */
+TEST(cli_ftadapt_log_is_complete_or_refused)
+{
+    char cmd[2048], out[4096], path[600];
+    const char *args = "experiments/seed002/hs10-1-dmodk-432.ini -s routing.algorithm=ADAP-2TH-S-K/3 -s switch.vcs=3 "
+                       "-s queuing.scheme=vftree -s time.warmup=50us -s time.measure=100us -s time.drain=false -q";
+    snprintf(path, sizeof path, "%s/ftlog.csv", tmp());
+    snprintf(cmd, sizeof cmd, "ICNSIM_FTADAPT_LOG=%s %s run %s -o %s/ftlog-run && head -n 2 %s && ls %s.tmp 2>/dev/null; true",
+             path, icnsim_bin(), args, tmp(), path, path);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && !strncmp(out, "t_us,stage,decisions,fired", 26) && strstr(out, "\n0,1,") &&
+          !strstr(out, ".tmp"), "log: %s", out);
+    snprintf(cmd, sizeof cmd, "ICNSIM_FTADAPT_LOG=%s/no-such-dir/ftlog.csv %s run %s -o %s/ftlog-run2", tmp(), icnsim_bin(), args, tmp());
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "no-such-dir/ftlog.csv"), "unwritable log: rc %d: %s", rc, out);
+}

@@ -21,9 +21,11 @@
 #include "../topo/fattree.h"
 #include "../core/util.h"
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OBLIVIOUS, NOTH, TH, TWOTH };
 
@@ -59,10 +61,17 @@ static ftlog_row ftlog[FTLOG_BINS][3];
 static const char *ftlog_path;
 static uint32_t ftlog_nvc;
 
+/* Written to a temporary file renamed over the log once complete, every
+ * write checked: a failure exits 2 (from an atexit handler, with _exit). */
 static void ftlog_write(void)
 {
-    FILE *f = fopen(ftlog_path, "w");
-    if (!f) { perror(ftlog_path); return; }
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", ftlog_path) >= (int)sizeof tmp) {
+        fprintf(stderr, "icnsim: ICNSIM_FTADAPT_LOG: path too long\n");
+        _exit(2);
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) { fprintf(stderr, "icnsim: ICNSIM_FTADAPT_LOG: cannot write %s: %s\n", tmp, strerror(errno)); _exit(2); }
     fprintf(f, "t_us,stage,decisions,fired,held,moved,stuck,dmodk_free,alt_free_when_fired");
     for (uint32_t v = 0; v < ftlog_nvc; v++) fprintf(f, ",dmodk_occ_vc%u", v);
     fputc('\n', f);
@@ -77,7 +86,12 @@ static void ftlog_write(void)
             for (uint32_t v = 0; v < ftlog_nvc; v++) fprintf(f, ",%.4f", r->occ[v] / n);
             fputc('\n', f);
         }
-    fclose(f);
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, ftlog_path)) {
+        fprintf(stderr, "icnsim: ICNSIM_FTADAPT_LOG: writing %s failed: %s\n", ftlog_path, strerror(errno ? errno : EIO));
+        remove(tmp);
+        _exit(2);
+    }
 }
 
 /* Count one decision at switch w (stage l) for packet p: D-mod-K up port det,
