@@ -220,9 +220,10 @@ def flows(case):
     return int(m.group(1)) if m else NIC_FLOWS
 
 
-def cc_cost(off, on):
-    """CC cost per hop of each CC-on run against the CC-off run of the same rank
-    (fastest with fastest)."""
+def paired(off, on):
+    """Each `on` run's cost per hop against the `off` run of the same rank
+    (fastest with fastest): off's packet-hops/s over on's, e.g. IBA CC's cost
+    (CC off, CC on), or a base build's speed over HEAD's."""
     off = sorted((num(r, "mhops_s") for r in off), reverse=True)
     on = sorted((num(r, "mhops_s") for r in on), reverse=True)
     return [off[min(i, len(off) - 1)] / v for i, v in enumerate(on)]
@@ -252,8 +253,8 @@ def cc_table(rs):
                 run, cost, same = "CC off, flow NIC (`nic.queues = flows`)", "", ""
             else:
                 run = "CC on, nic.flows %d%s" % (flows(case), " (default)" if flows(case) == NIC_FLOWS else "")
-                cost = span(cc_cost(off, c_rs), lambda v: "%.2f" % v, "x") if off else ""
-                same = span(cc_cost(fnic, c_rs), lambda v: "%.2f" % v, "x") if fnic and flows(case) == NIC_FLOWS else ""
+                cost = span(paired(off, c_rs), lambda v: "%.2f" % v, "x") if off else ""
+                same = span(paired(fnic, c_rs), lambda v: "%.2f" % v, "x") if fnic and flows(case) == NIC_FLOWS else ""
             L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 sitting(build, date, note), run, span([num(r, "wall_s") for r in c_rs], unit=" s"), hops(c_rs),
                 span([num(r, "mhops_s") for r in c_rs]), span([num(r, "mevents_s") for r in c_rs]),
@@ -262,11 +263,11 @@ def cc_table(rs):
             continue
         newest = (build, date, off, fnic, {flows(c): [r for r in s_rs if r["case"] == c] for c in cases})
         if fnic:
-            per_build.setdefault(build, []).append((cc_cost(off, [r for r in s_rs if r["case"] == CC_ON]),
-                                                    cc_cost(fnic, [r for r in s_rs if r["case"] == CC_ON])))
+            per_build.setdefault(build, []).append((paired(off, [r for r in s_rs if r["case"] == CC_ON]),
+                                                    paired(fnic, [r for r in s_rs if r["case"] == CC_ON])))
     if newest:
         build, date, off, fnic, on = newest
-        cost = {k: cc_cost(off, v) for k, v in on.items()}
+        cost = {k: paired(off, v) for k, v in on.items()}
         at_default = max(cost[NIC_FLOWS]) if NIC_FLOWS in cost else None
         best = min(cost, key=lambda k: max(cost[k]))
         L.append("")
@@ -277,8 +278,8 @@ def cc_table(rs):
                     "met" if at_default is not None and at_default <= CC_GOAL else "not met",
                     span(cost[best], lambda v: "%.2f" % v, "x"), best))
         if fnic and NIC_FLOWS in on:
-            same = cc_cost(fnic, on[NIC_FLOWS])
-            nic = cc_cost(off, fnic)
+            same = paired(fnic, on[NIC_FLOWS])
+            nic = paired(off, fnic)
             text += (" Against the CC-off run on the same NIC (`nic.queues = flows`, the flow transport without CC) "
                      "it costs %s: %s; the flow NIC itself costs %s per packet-hop over the plain source queues." % (
                          span(same, lambda v: "%.2f" % v, "x"),
@@ -361,11 +362,11 @@ def base_table(rs):
             new = [r for r in cases[case] if r["build"] != base]
             if not old or not new:
                 continue
-            ups = cc_cost(old, new)   # old Mhops/s over new, fastest with fastest
+            ups = [1 / c for c in paired(old, new)]   # HEAD's speed over the base's, fastest with fastest
             L.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 case, base, new[0]["build"], date[:16].replace("T", " "), note,
                 span([num(r, "mhops_s") for r in old]), span([num(r, "mhops_s") for r in new]),
-                span([1 / u for u in ups], lambda v: "%.2fx" % v),
+                span(ups, lambda v: "%.2fx" % v),
                 "yes" if {r["packet_hops"] for r in old} == {r["packet_hops"] for r in new} else "no"))
             if case in GOALS and base == GOAL_BASE:
                 goal[case] = (new[0]["build"], base, ups, [num(r, "mhops_s") for r in new])
@@ -373,9 +374,9 @@ def base_table(rs):
     for case, (build, base, ups, rates) in goal.items():   # the newest sitting of each goal case
         if case == CC_OFF:
             words.append("the D-mod-K/1Q case ran at %s M packet-hops/s on %s (goal: 8), %s the speed of %s" % (
-                span(rates), build, span([1 / u for u in ups], lambda v: "%.2fx" % v), base))
+                span(rates), build, span(ups, lambda v: "%.2fx" % v), base))
         else:
-            words.append("`%s` at %s the speed of %s (goal: 2x)" % (case, span([1 / u for u in ups], lambda v: "%.2fx" % v), base))
+            words.append("`%s` at %s the speed of %s (goal: 2x)" % (case, span(ups, lambda v: "%.2fx" % v), base))
     if words:
         L.append("\nIn the newest sittings against %s, the build the goals were set on: " % GOAL_BASE + "; ".join(words) + ".")
     return "\n".join(L) + "\n"
