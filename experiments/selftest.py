@@ -52,6 +52,22 @@ def main():
     assert best_verdict([(0.6423, "AFI", "Flow2SL-3VC"), (0.6402, "AFI", "vFtree-3VC")], want).startswith("in part")
     assert best_verdict([(0.70, "AFI", "vFtree-3VC"), (0.65, "AFI", "Flow2SL-3VC")], want) == "no"
 
+    figs = load("seed000/figs.py")
+    assert figs.load_list("0.1:0.1:0.9") == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert figs.load_list("0.1:0.1:1.0")[-1] == 1.0 and figs.load_list("0.5,1") == [0.5, 1.0]
+    # --only-missing: a load is run again if any traffic lacks it, and only then
+    kept = {("5", t, "AFI", "vftree-sd", x) for t in ("UT", "HS10", "HS25") for x in ("0.100", "0.200")}
+    kept.discard(("5", "HS25", "AFI", "vftree-sd", "0.200"))
+    assert figs.missing_loads(kept, 0, "vftree-sd", "AFI", [0.1, 0.2, 0.3]) == [0.2, 0.3]
+    assert figs.missing_loads(kept, 1, "vftree-sd", "AFI", [0.1]) == [0.1], "figure 6 is not figure 5"
+    # the readings' comparison counts a point under the tie as neither higher nor lower, and skips load 1.0
+    curves = {(5, "UT", "AFI", "vFtree-3VC", x): 0.5 for x in ("0.100", "0.200", "0.300", "1.000")}
+    sd = {(5, "UT", "AFI", "vftree-sd", "0.100"): 0.6, (5, "UT", "AFI", "vftree-sd", "0.200"): 0.502,
+          (5, "UT", "AFI", "vftree-sd", "0.300"): 0.4, (5, "UT", "AFI", "vftree-sd", "1.000"): 0.9}
+    text = figs.readings_compare(curves, sd)
+    assert "(3 of 432 points run)" in text and "higher at 1 points, lower at 1, within 0.005 at 1" in text, text
+    assert "largest gain +0.10" in text and "largest loss -0.10" in text, text
+
     ABOVE_MTU = load("ibcc/parkinglot.py").ABOVE_MTU
     assert ABOVE_MTU and not any("no hysteresis" in c or "1 MTU" in c for c in ABOVE_MTU)
 

@@ -6,6 +6,7 @@ throughput versus generated load for D-mod-K, Adaptive, Adaptive-th and AFI x
     python3 experiments/seed000/figs.py [--nodes 432|11664] [-j 2] [--loads 0.1:0.1:1.0]
                                         [--schemes 1q,dbbm,flow2sl,vftree-hop] [--out DIR]
                                         [--bin PATH] [--report-only]
+                                        [--raw FILE --build ID [--only-missing]]
     python3 experiments/seed000/figs.py --table
 
 The paper's set-up (section V-A): 40 Gbps links, 6 ns, 128 KB input buffers
@@ -20,20 +21,26 @@ results/seed000-figs-<nodes>/; then fig5.csv / fig6.csv (one row per point)
 and fig5.png / fig6.png laid out like the paper (rows UT, HS10, HS25; columns
 D-mod-K, Adaptive, Adaptive-th, AFI; one curve per queuing scheme).
 
---raw FILE (with --build ID) adds a run's points, one row each (figure,
-traffic, routing, icnsim's scheme, load, accepted, build), to a kept CSV; a
-point already there is replaced.
+--raw FILE (with --build ID) adds a run's finished points (an interrupted
+sweep's too), one row each (figure, traffic, routing, icnsim's scheme, load,
+accepted, build), to a kept CSV; a point already there is replaced. With
+--only-missing, a sweep runs only the loads at which FILE lacks a point (in a
+directory named by those loads), and a sweep FILE holds whole is skipped: a
+long run can be kept in parts and finished later.
 
 --table runs nothing: it generates docs/seed000-figs.md from the kept points,
 docs/seed000/fig5-11664.csv and fig6-11664.csv (the full-scale curves, vFtree
 and Flow2SL destination-only), experiments/seed000/results/readings-432.csv
 (both readings of vFtree and Flow2SL at 432 nodes, every load) and
-sd-11664-load1.csv (the source-dependent readings at 11664 nodes, load 1.0);
-the paper's claims are checked in both readings."""
-import argparse, os, sys
+sd-11664.csv (the source-dependent readings at 11664 nodes, every load run);
+the paper's claims are checked in both readings. Once sd-11664.csv holds every
+point, it also draws docs/seed000/fig5-11664-sd.png and fig6-11664-sd.png (the
+figures with vFtree and Flow2SL source-dependent), unless gnuplot is missing or
+ICNSIM_DOCS_NO_RENDER is set."""
+import argparse, csv, glob, os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from common import DEFAULT_BIN, ROOT, grid_plot, render, summary, sweep, write_csv  # noqa: E402
+from common import DEFAULT_BIN, ROOT, grid_plot, render, sweep, write_csv  # noqa: E402
 from pages import block, read_table, require, write_doc  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -52,17 +59,59 @@ def run_dir(out, voq, scheme, routing):
     return os.path.join(out, "%s-%s-%s" % ("voq" if voq else "novoq", scheme, routing))
 
 
+def load_list(spec):
+    """The loads of a --loads value: a:step:b or a,b,c."""
+    if ":" in spec:
+        a, step, b = (float(x) for x in spec.split(":"))
+        n = int(round((b - a) / step)) + 1
+        return [round(a + i * step, 6) for i in range(n)]
+    return [float(x) for x in spec.split(",")]
+
+
+def kept_points(path):
+    """The (figure, traffic, routing, scheme, load) points a raw CSV holds (none if it does not exist)."""
+    if not os.path.exists(path):
+        return set()
+    return {(r["figure"], r["traffic"], r["routing"], r["scheme"], "%.3f" % float(r["load"]))
+            for r in csv.DictReader(open(path))}
+
+
+def missing_loads(kept, voq, scheme, rname, loads):
+    """The loads at which the kept points lack one of the sweep (voq, scheme, routing rname), any traffic."""
+    return [x for x in loads if any((str(6 if voq else 5), t, rname, scheme, "%.3f" % x) not in kept for _, t in TRAFFIC)]
+
+
 def run_all(args, out):
     # time.drain = false: the figures plot the window's accepted traffic,
     # which the drain after the window (latency only) cannot change
     base = os.path.join(HERE, "base-%d.ini" % args.nodes)
+    loads = load_list(args.loads)
+    kept = kept_points(args.raw) if args.only_missing else None
     for voq in (0, 1):
         for scheme, _, vcs in args.schemes:
-            for routing, _, extra, more in ROUTINGS:
-                sweep(args.bin, base, run_dir(out, voq, scheme, routing),
+            for routing, rname, extra, more in ROUTINGS:
+                d, want = run_dir(out, voq, scheme, routing), args.loads
+                if kept is not None:
+                    miss = missing_loads(kept, voq, scheme, rname, loads)
+                    if not miss:
+                        continue
+                    if len(miss) < len(loads):   # its own directory: a sweep's set-up is fixed once run
+                        want = ",".join("%g" % x for x in miss)
+                        d += "-loads-" + want
+                sweep(args.bin, base, d,
                       [("queuing.scheme", scheme), ("switch.vcs", vcs + more), ("switch.voq", voq),
                        ("routing.algorithm", routing), ("traffic.scenario", ",".join(t for t, _ in TRAFFIC)),
-                       ("load", args.loads), ("time.drain", "false")] + extra, args.j)
+                       ("load", want), ("time.drain", "false")] + extra, args.j)
+
+
+def finished(d):
+    """The summary rows of the finished points of the sweep(s) of run_dir d (an interrupted one's too)."""
+    rows = []
+    for sweep_dir in [d] + sorted(glob.glob(d + "-loads-*")):
+        for p in sorted(glob.glob(os.path.join(sweep_dir, "points", "*"))):
+            if os.path.exists(os.path.join(p, "complete")):
+                rows += list(csv.DictReader(open(os.path.join(p, "summary.csv"))))
+    return rows
 
 
 def report(out, nodes, schemes):
@@ -74,7 +123,7 @@ def report(out, nodes, schemes):
                 for scheme, sname, _ in schemes:
                     if len({n for _, n, _ in schemes}) < len(schemes):
                         sname = scheme   # two readings of one paper scheme: name them by scheme
-                    pts = sorted((float(r["load"]), float(r["accepted"])) for r in summary(run_dir(out, voq, scheme, routing))
+                    pts = sorted((float(r["load"]), float(r["accepted"])) for r in finished(run_dir(out, voq, scheme, routing))
                                  if r["traffic.scenario"] == traffic)
                     rows += [[tname, rname, sname, "%.3f" % x, "%.4f" % y] for x, y in pts]
                     if pts:
@@ -102,7 +151,6 @@ def raw_key(r):
 
 def write_raw(path, out, schemes, build):
     """Add every finished point of the run in `out` to the raw CSV `path`."""
-    import csv
     rows = {}
     if os.path.exists(path):
         rows = {raw_key(r): r for r in csv.DictReader(open(path))}
@@ -110,7 +158,7 @@ def write_raw(path, out, schemes, build):
     for voq, fig in ((0, 5), (1, 6)):
         for scheme, _, _ in schemes:
             for routing, rname, _, _ in ROUTINGS:
-                for r in summary(run_dir(out, voq, scheme, routing)):
+                for r in finished(run_dir(out, voq, scheme, routing)):
                     tname = dict(TRAFFIC)[r["traffic.scenario"]]
                     row = {"figure": str(fig), "traffic": tname, "routing": rname, "scheme": scheme,
                            "load": "%.3f" % float(r["load"]), "accepted": "%.4f" % float(r["accepted"]), "build": build}
@@ -148,12 +196,11 @@ def readings_rows(v, figs):
 
 def doc_table():
     """docs/seed000-figs.md from the kept CSVs, without running anything."""
-    import csv
     doc = os.path.join(ROOT, "docs", "seed000-figs.md")
     L = ["# Seed 000, Figures 5 and 6: throughput at full load", "",
          "Generated by `python3 experiments/seed000/figs.py --table` from `docs/seed000/fig5-11664.csv`, "
          "`docs/seed000/fig6-11664.csv` (every point of the 11664-node curves, drawn in `docs/seed000/fig5-11664.png` "
-         "and `fig6-11664.png`), `experiments/seed000/results/readings-432.csv` and `sd-11664-load1.csv`. "
+         "and `fig6-11664.png`), `experiments/seed000/results/readings-432.csv` and `sd-11664.csv`. "
          "Normalized throughput.", ""]
     for fig, what in ((5, "no VOQs"), (6, "VOQ switches")):
         rows = list(csv.DictReader(open(os.path.join(ROOT, "docs", "seed000", "fig%d-11664.csv" % fig))))
@@ -186,13 +233,13 @@ def doc_table():
           "(docs/FATTREE.md), from `experiments/seed000/results/readings-432.csv` (every load; build %s)."
           % ", ".join(builds), ""] + head + readings_rows(v, ("5", "6"))
     do, peak = fig_points()
-    sd, builds = read_raw("sd-11664-load1.csv", 1.0)
+    sd, builds = read_raw("sd-11664.csv", 1.0)
     complete = len(sd) == 2 * len(TRAFFIC) * len(ROUTINGS) * 2   # figures x traffic x routings x schemes
     both = dict(((str(f), t, r, {"vFtree-3VC": "vftree-hop", "Flow2SL-3VC": "flow2sl"}[sc]), x)
                 for (f, t, r, sc), x in do.items() if sc in ("vFtree-3VC", "Flow2SL-3VC"))
     both.update(sd)
     L += ["", "## Two readings of vFtree and Flow2SL, 11664 nodes, load 1.0", "",
-          "Destination-only (the curves above) / source-dependent (`experiments/seed000/results/sd-11664-load1.csv`, "
+          "Destination-only (the curves above) / source-dependent (`experiments/seed000/results/sd-11664.csv`, "
           "build %s%s)." % (", ".join(builds), "" if complete else "; - where not yet run"), ""]
     L += head + readings_rows(both, ("5", "6"))
     alt = dict(do)
@@ -200,14 +247,109 @@ def doc_table():
     for (f, t, r, sc), x in sd.items():
         alt[(int(f), t, r, name[sc])] = x
     claims = claims_rows(do, peak, alt if complete else None)
+    curves, sdall, sdbuilds = fig_curves(), read_points("sd-11664.csv"), read_raw("sd-11664.csv")[1]
+    L += ["", "## Two readings of vFtree and Flow2SL, 11664 nodes, every load", "",
+          "Destination-only / source-dependent (`experiments/seed000/results/sd-11664.csv`, build %s); - where not "
+          "yet run. %s" % (", ".join(sdbuilds), "Drawn in `docs/seed000/fig5-11664-sd.png` and `fig6-11664-sd.png` "
+                           "(vFtree and Flow2SL source-dependent, 1VC and DBBM as above)." if len(sdall) == SD_POINTS
+                           else "The figures are drawn once every point has run."), ""]
+    L += curves_rows(curves, sdall)
+    compare = readings_compare(curves, sdall)
+    L += ["", compare]
     L += ["", "## Against the paper's claims (11664 nodes, load 1.0 unless said)", ""] + claims
     text = "\n".join(L) + "\n"
     write_doc(doc, text)
     sys.stdout.write(text)
+    if len(sdall) == SD_POINTS:
+        draw_sd(curves, sdall)
     block(os.path.join(ROOT, "docs", "REPRODUCING.md"), "seed000-figs", "\n".join(
         ["Generated by `python3 experiments/seed000/figs.py --table` from `docs/seed000/fig5-11664.csv`, "
-         "`fig6-11664.csv` and `experiments/seed000/results/sd-11664-load1.csv`; values at load 1.0 unless said, "
-         "each claim's test in the script.", ""] + claims) + "\n")
+         "`fig6-11664.csv` and `experiments/seed000/results/sd-11664.csv`; values at load 1.0 unless said, "
+         "each claim's test in the script.", ""] + claims + ["", compare]) + "\n")
+
+
+SD_LOADS = ["%.3f" % (0.1 * i) for i in range(1, 11)]
+SD_POINTS = 2 * len(TRAFFIC) * len(ROUTINGS) * 2 * len(SD_LOADS)   # figures x traffic x routings x schemes x loads
+SD_PAIRS = (("vftree-sd", "vFtree-3VC"), ("flow2sl-sd", "Flow2SL-3VC"))
+
+
+def read_points(name):
+    """{(figure, traffic, routing, scheme, load): accepted} of a kept raw CSV, every load."""
+    return {(int(r["figure"]), r["traffic"], r["routing"], r["scheme"], "%.3f" % float(r["load"])): float(r["accepted"])
+            for r in read_table(os.path.join(HERE, "results", name), ["figure", "traffic", "routing", "scheme", "load"],
+                                ["load", "accepted"]).values()}
+
+
+def fig_curves():
+    """The kept 11664-node curves, every point: {(figure, traffic, routing, scheme, load): accepted}."""
+    v = {}
+    for fig in (5, 6):
+        path = os.path.join(ROOT, "docs", "seed000", "fig%d-11664.csv" % fig)
+        for r in read_table(path, ["traffic", "routing", "scheme", "load"], ["load", "accepted"]).values():
+            v[(fig, r["traffic"], r["routing"], r["scheme"], "%.3f" % float(r["load"]))] = float(r["accepted"])
+    return v
+
+
+def curves_rows(curves, sd):
+    """One row per figure, traffic, routing and scheme: destination-only / source-dependent at each load."""
+    L = ["| figure | traffic | routing | scheme | " + " | ".join(x.rstrip("0") for x in SD_LOADS) + " |",
+         "|---|---|---|---|" + "---|" * len(SD_LOADS)]
+    for fig in (5, 6):
+        for _, t in TRAFFIC:
+            for _, r, _, _ in ROUTINGS:
+                for sdname, name in SD_PAIRS:
+                    cells = []
+                    for x in SD_LOADS:
+                        a, b = curves.get((fig, t, r, name, x)), sd.get((fig, t, r, sdname, x))
+                        cells.append("%s / %s" % ("-" if a is None else "%.2f" % a, "-" if b is None else "%.2f" % b))
+                    L.append("| %d | %s | %s | %s | %s |" % (fig, t, r, name[:-4], " | ".join(cells)))
+    return L
+
+
+def readings_compare(curves, sd):
+    """A sentence comparing the two readings below load 1.0, over the points both have."""
+    d = []
+    for (fig, t, r, sdname, x), b in sd.items():
+        a = curves.get((fig, t, r, dict(SD_PAIRS)[sdname], x))
+        if a is not None and float(x) < 1.0 - 1e-9:
+            d.append((b - a, fig, t, r, dict(SD_PAIRS)[sdname][:-4], x))
+    below = SD_POINTS - SD_POINTS // len(SD_LOADS)
+    if not d:
+        return "Below load 1.0: no source-dependent point at 11664 nodes has run yet (%d to run)." % below
+    hi, lo = max(d), min(d)
+    name = lambda e: "Figure %d, %s, %s, %s, load %s" % (e[1], e[2], e[3], e[4], e[5].rstrip("0"))
+    return ("Below load 1.0 (%d of %d points run), the source-dependent reading against the destination-only one: "
+            "higher at %d points, lower at %d, within %g at %d; mean |difference| %.3f; largest gain %+.2f (%s), "
+            "largest loss %+.2f (%s)." % (
+                len(d), below, sum(1 for e in d if e[0] >= TIE), sum(1 for e in d if e[0] <= -TIE), TIE,
+                sum(1 for e in d if abs(e[0]) < TIE), sum(abs(e[0]) for e in d) / len(d), hi[0], name(hi), lo[0], name(lo)))
+
+
+def draw_sd(curves, sd):
+    """docs/seed000/fig5-11664-sd.png and fig6-11664-sd.png: the figures with vFtree and Flow2SL source-dependent."""
+    if not shutil.which("gnuplot") or os.environ.get("ICNSIM_DOCS_NO_RENDER"):
+        return   # experiments/docs.py sets it: a PNG differs byte-wise between gnuplot builds
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        for fig in (5, 6):
+            panels = []
+            for _, t in TRAFFIC:
+                for _, r, _, _ in ROUTINGS:
+                    lines = []
+                    for _, name, _ in SCHEMES:
+                        sdname = {b: a for a, b in SD_PAIRS}.get(name)
+                        pts = [(float(x), sd[(fig, t, r, sdname, x)] if sdname else curves[(fig, t, r, name, x)])
+                               for x in SD_LOADS]
+                        f = "fig%d-%s-%s-%s.csv" % (fig, t, r, name)
+                        write_csv(os.path.join(tmp, f), ["load", "accepted"], pts)
+                        lines.append((f, 1, 2, name + (" (source-dependent)" if sdname else "")))
+                    panels.append(("%s + %s" % (t, r), lines))
+            gp = os.path.join(tmp, "fig%d.gp" % fig)
+            grid_plot(gp, "fig%d.png" % fig, "Seed 000 Fig. %d: 11664-node RLFT%s, vFtree and Flow2SL source-dependent" % (
+                fig, ", VOQ switches" if fig == 6 else ""), panels, len(ROUTINGS), "generated load",
+                "normalized throughput", ("0", "1"))
+            subprocess.run(["gnuplot", "fig%d.gp" % fig], cwd=tmp, check=True)
+            shutil.copyfile(os.path.join(tmp, "fig%d.png" % fig), os.path.join(ROOT, "docs", "seed000", "fig%d-11664-sd.png" % fig))
 
 
 def fig_points():
@@ -339,9 +481,12 @@ def main():
     ap.add_argument("--out", help="results directory (default results/seed000-figs-<nodes>)")
     ap.add_argument("--raw", help="add the run's points to this raw CSV (experiments/seed000/results/)")
     ap.add_argument("--build", help="with --raw: the build that ran the points (a commit)")
+    ap.add_argument("--only-missing", action="store_true", help="with --raw: run only the points the raw CSV lacks")
     args = ap.parse_args()
     if args.raw and not args.build:
         sys.exit("--raw needs --build (the commit of the binary that ran the points)")
+    if args.only_missing and not args.raw:
+        sys.exit("--only-missing needs --raw (the CSV whose points are not run again)")
     known = {s[0]: s for s in SCHEMES + OTHER}
     try:
         args.schemes = [known[s] for s in args.schemes.split(",")]
