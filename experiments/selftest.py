@@ -67,6 +67,7 @@ def main():
     text = figs.readings_compare(curves, sd)
     assert "(3 of 432 points run)" in text and "higher at 1 points, lower at 1, within 0.005 at 1" in text, text
     assert "largest gain +0.10" in text and "largest loss -0.10" in text, text
+    assert "no gain, no loss" in figs.readings_compare(curves, {(5, "UT", "AFI", "vftree-sd", "0.100"): 0.501})
 
     ABOVE_MTU = load("ibcc/parkinglot.py").ABOVE_MTU
     assert ABOVE_MTU and not any("no hysteresis" in c or "1 MTU" in c for c in ABOVE_MTU)

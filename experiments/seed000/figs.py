@@ -318,11 +318,12 @@ def readings_compare(curves, sd):
         return "Below load 1.0: no source-dependent point at 11664 nodes has run yet (%d to run)." % below
     hi, lo = max(d), min(d)
     name = lambda e: "Figure %d, %s, %s, %s, load %s" % (e[1], e[2], e[3], e[4], e[5].rstrip("0"))
+    gain = "largest gain %+.2f (%s)" % (hi[0], name(hi)) if hi[0] >= TIE else "no gain"
+    loss = "largest loss %+.2f (%s)" % (lo[0], name(lo)) if lo[0] <= -TIE else "no loss"
     return ("Below load 1.0 (%d of %d points run), the source-dependent reading against the destination-only one: "
-            "higher at %d points, lower at %d, within %g at %d; mean |difference| %.3f; largest gain %+.2f (%s), "
-            "largest loss %+.2f (%s)." % (
+            "higher at %d points, lower at %d, within %g at %d; mean |difference| %.3f; %s, %s." % (
                 len(d), below, sum(1 for e in d if e[0] >= TIE), sum(1 for e in d if e[0] <= -TIE), TIE,
-                sum(1 for e in d if abs(e[0]) < TIE), sum(abs(e[0]) for e in d) / len(d), hi[0], name(hi), lo[0], name(lo)))
+                sum(1 for e in d if abs(e[0]) < TIE), sum(abs(e[0]) for e in d) / len(d), gain, loss))
 
 
 def draw_sd(curves, sd):
@@ -342,10 +343,10 @@ def draw_sd(curves, sd):
                                for x in SD_LOADS]
                         f = "fig%d-%s-%s-%s.csv" % (fig, t, r, name)
                         write_csv(os.path.join(tmp, f), ["load", "accepted"], pts)
-                        lines.append((f, 1, 2, name + (" (source-dependent)" if sdname else "")))
+                        lines.append((f, 1, 2, name + (" SD" if sdname else "")))
                     panels.append(("%s + %s" % (t, r), lines))
             gp = os.path.join(tmp, "fig%d.gp" % fig)
-            grid_plot(gp, "fig%d.png" % fig, "Seed 000 Fig. %d: 11664-node RLFT%s, vFtree and Flow2SL source-dependent" % (
+            grid_plot(gp, "fig%d.png" % fig, "Seed 000 Fig. %d: 11664-node RLFT%s, vFtree and Flow2SL source-dependent (SD)" % (
                 fig, ", VOQ switches" if fig == 6 else ""), panels, len(ROUTINGS), "generated load",
                 "normalized throughput", ("0", "1"))
             subprocess.run(["gnuplot", "fig%d.gp" % fig], cwd=tmp, check=True)
