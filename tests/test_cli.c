@@ -63,6 +63,13 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
     expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
+    /* the fat-tree adaptive routings read the packet model's credits: on the flit model they would be D-mod-K */
+    expect_error("[switch]\nmodel = flit\n[routing]\nalgorithm = ADAP-TH-S-K\n", "", 2,
+                 (const char *[]){ "bad.ini:4", "routing.algorithm", "switch.model = packet", NULL });
+    expect_error("[switch]\nmodel = flit\nvcs = 2\n[routing]\nalgorithm = fully-adaptive\n", "", 2,
+                 (const char *[]){ "bad.ini:5", "routing.algorithm", "switch.model = packet", NULL });
+    expect_error("[switch]\nmodel = flit\nvcs = 2\n[routing]\nalgorithm = afi\n", "", 2,
+                 (const char *[]){ "bad.ini:5", "routing.algorithm", "switch.model = packet", NULL });
     /* range errors name the bound that was crossed */
     expect_error("[link]\nphit = 2KB\n", "", 2, (const char *[]){ "bad.ini:2", "link.phit", "at most 1024 bytes", NULL });
     expect_error("[traffic]\nburst_period = 500ps\n", "", 2,

@@ -17,8 +17,9 @@ typedef struct routing_ops {
     void (*setup)(sim_t *s, cfg_t *c);       /* checks the topology fits (else cfg_fail) */
     /* The ways forward for p at switch w (it arrived on local port in, on VC
      * p->vc), in order of preference; returns their number (1..MAX_CAND).
-     * Called when the packet reaches the head of its queue; the switch takes
-     * the first candidate whose output is idle and has room. */
+     * Called when the packet reaches the head of its queue (at arrival with
+     * routing.when = arrival, and in VOQ switches); the switch takes the
+     * first candidate whose output is idle and has room. */
     int (*route)(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c);
     /* Nonzero if the routing chooses every VC itself (datelines, escape
      * channels): packets are injected on VC 0 and no queuing scheme is used. */
@@ -39,9 +40,10 @@ typedef struct routing_ops {
      * destination and the switch only (a scheme may then look ahead). */
     int deterministic;
     /* Nonzero if the routing adapts to the network's state (credits,
-     * occupancy): a waiting head is routed again until it gets an output.
-     * Otherwise a router routes a head once, random choices included (the
-     * flit model keeps its candidates until it is granted one). */
+     * occupancy): the flit model routes a waiting head again every cycle
+     * (the packet model routes each packet once). Otherwise a flit router
+     * keeps a head's candidates, random choices included, until it is
+     * granted one. */
     int adaptive;
     /* 1 + the VC whose queues admit whole packets only (FC_WHOLE: Duato's
      * shared adaptive queue); 0: none. A queue smaller than a packet never

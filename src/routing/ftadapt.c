@@ -175,6 +175,10 @@ static void setup_adap(sim_t *s, cfg_t *c)
     const fattree_t *ft = need_fattree(s, c);
     int trig, stage;
     uint32_t delta;
+    /* the triggers read the packet model's credits (bytes per VC); the flit
+     * model counts its own, in flits, which these routings do not read */
+    if (s->flit_mode)
+        cfg_fail(c, K_ROUTING, "adaptive fat-tree routing reads the packet model's credits: it runs with switch.model = packet, not flit");
     if (!parse(cfg_str(c, K_ROUTING), &trig, &stage, &delta))
         cfg_fail(c, K_ROUTING, "not a routing name");
     if (ft->T < 2) cfg_fail(c, K_ROUTING, "a single-switch fat-tree has no upward choice to adapt");
