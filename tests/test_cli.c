@@ -63,6 +63,14 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
     expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
+    /* a file included again and again, level after level, is refused before it multiplies the work */
+    for (int i = 0; i < 4; i++) {
+        char name[512], text[512] = "";
+        snprintf(name, sizeof name, "%s/fan%d.ini", tmp(), i);
+        for (int j = 0; i < 3 && j < 10; j++) snprintf(text + strlen(text), sizeof text - strlen(text), "include = fan%d.ini\n", i + 1);
+        write_file(name, i < 3 ? text : "seed = 3\n");
+    }
+    expect_error("include = fan0.ini\n", "", 2, (const char *[]){ "more than 256 config files", NULL });
     /* the fat-tree adaptive routings read the packet model's credits: on the flit model they would be D-mod-K */
     expect_error("[switch]\nmodel = flit\n[routing]\nalgorithm = ADAP-TH-S-K\n", "", 2,
                  (const char *[]){ "bad.ini:4", "routing.algorithm", "switch.model = packet", NULL });
@@ -135,6 +143,8 @@ TEST(cli_bad_configs_are_rejected)
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "/nonexistent/x.ini"), "missing file: %s", out);
     snprintf(cmd, sizeof cmd, "%s bogus", icnsim_bin());
     CHECK(run_cmd(cmd, out, sizeof out) == 2, "unknown command accepted");
+    snprintf(cmd, sizeof cmd, "%s keys --bogus", icnsim_bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "usage"), "keys with an unknown option: %s", out);
 }
 
 TEST(cli_help_list_and_keys_tell_the_truth)
@@ -180,6 +190,24 @@ TEST(cli_embedded_default_keys_give_way)
     snprintf(cmd, sizeof cmd, "%s run -q -o %s/emb3 %s -s topology.stages=3", icnsim_bin(), tmp(), torus);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "topology.stages") && strstr(out, "no effect"),
           "topology.stages given on a torus: %s", out);
+    /* a key given in place of one of its keys replaces it: traffic.rate its load, topology.shape its topology.k */
+    const char *brief = "-s time.warmup=1us -s time.measure=2us -s output.plots=no";
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/emb4 %s -s traffic.rate=50000 && "
+             "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"load\") c = i } NR == 2 { exit $c != 0.5 }' %s/emb4/summary.csv",
+             icnsim_bin(), tmp(), brief, tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "traffic.rate on the embedded default: %s", out);
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/emb5 %s -s topology.type=torus -s topology.shape=4x2 -s routing.algorithm=dor-dateline "
+             "-s switch.vcs=2 -s traffic.scenario=none", icnsim_bin(), tmp(), brief);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "topology.shape on the embedded default: %s", out);
+    /* the same keys given by a user still contradict */
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/emb6 %s -s traffic.rate=50000 -s load=0.5", icnsim_bin(), tmp(), brief);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "set either it or load"), "rate and load both given: %s", out);
+    /* a workload on the embedded default runs alone (its load is not the user's), and says so */
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/emb7 -s time.warmup=0 -s time.measure=50us -s output.plots=no "
+             "-s workload.source=pingpong -s workload.ranks=2 && "
+             "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"load\") c = i } NR == 2 { exit $c != 0 }' %s/emb7/summary.csv && "
+             "grep -q '^# load = 0$' %s/emb7/config.ini", icnsim_bin(), tmp(), tmp(), tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "a workload on the embedded default: %s", out);
 }
 
 /* The column names that docs/OUTPUT.md's table under heading `section`

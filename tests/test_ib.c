@@ -282,6 +282,10 @@ TEST(ib_cli_errors)
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "sed");
     snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=file -s ib.lft_file=%s -s switch.vcs=2 -o /tmp/icnsim-ib-out", icnsim_bin(), ini, lft);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lft_file") && strstr(out, "0x0005"), "LFT without LID 5: %s", out);
+    /* a table that cannot be written is an I/O error naming its path (written atomically, every write checked) */
+    snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s ib.write_lfts=/nonexistent/icnsim/x.lft -s load=0 "
+             "-o /tmp/icnsim-ib-out", icnsim_bin(), ini);
+    CHECK(run_cmd(cmd, out, sizeof out) == 1 && strstr(out, "/nonexistent/icnsim/x.lft"), "unwritable LFT dump: %s", out);
     unlink(ini);
     unlink(lft);
 }

@@ -184,3 +184,60 @@ TEST(mpi_asked_of_a_build_without_it_exits_2)
              "-s time.measure=5us -s load=0.1,0.2 -o %s/one", icnsim_bin(), dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "a one-process job: %s", out);
 }
+
+/* A sweep's -s settings as a user means them: its output.dir is where it
+ * writes, a range keeps every digit (seeds past 10^10), a name key such as
+ * routing.when sweeps as a list, and a point whose config.ini holds a value
+ * of any length is found again on a rerun. */
+TEST(sweep_settings_taken_at_their_word)
+{
+    char dir[128] = "", cmd[8192], out[4096];
+    test_tmpdir(dir, sizeof dir, "sweepset");
+    const char *common = "sweep -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us";
+    snprintf(cmd, sizeof cmd, "cd %s && %s/%s %s -s load=0.2,0.5 -s output.dir=%s/named && test -s %s/named/summary.csv "
+             "&& test ! -e results", dir, getenv("PWD"), icnsim_bin(), common, dir, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "a sweep's -s output.dir: %s", out);
+    snprintf(cmd, sizeof cmd, "%s %s -s seed=10000000000:1:10000000001 -o %s/seeds && "
+             "grep -c ',1000000000[01],' %s/seeds/summary.csv | grep -qx 2", icnsim_bin(), common, dir, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "a range of seeds past 10^10: %s", out);
+    snprintf(cmd, sizeof cmd, "%s %s -s routing.when=head,arrival -o %s/when && grep -c ',arrival,\\|,head,' %s/when/summary.csv "
+             "| grep -qx 2", icnsim_bin(), common, dir, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "routing.when swept: %s", out);
+    /* views.pairs of 900 pairs of a 32-node tree, from a file: a config.ini line of about 5 KB */
+    char ini[300];
+    snprintf(ini, sizeof ini, "%s/long.ini", dir);
+    FILE *f = fopen(ini, "w");
+    CHECK(f != NULL, "cannot write %s", ini);
+    if (!f) return;
+    fputs("[views]\npairs = ", f);
+    for (int i = 0, k = 0; k < 900; i++)
+        if (i / 32 != i % 32) fprintf(f, "%s%d:%d", k++ ? "," : "", i / 32, i % 32);
+    fputs("\n", f);
+    fclose(f);
+    const char *tree = "-s topology.k=4 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us -s load=0.2,0.5";
+    snprintf(cmd, sizeof cmd, "%s sweep %s -q %s -o %s/long", icnsim_bin(), ini, tree, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "a sweep with a long views.pairs: %.300s", out);
+    snprintf(cmd, sizeof cmd, "%s sweep %s %s -o %s/long", icnsim_bin(), ini, tree, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "(2 reused"), "the long-valued points were not reused: %.300s", out);
+}
+
+/* Points whose input file differs (another trace) are another sweep's: the
+ * directory is refused, not recomputed over. */
+TEST(sweep_refuses_points_of_another_input_file)
+{
+    char dir[128] = "", cmd[1024], out[4096];
+    test_tmpdir(dir, sizeof dir, "sweepin");
+    const char *common = "sweep -q -s time.warmup=0 -s time.measure=200us -s workload.source=dimemas -s seed=1,2";
+    snprintf(cmd, sizeof cmd, "%s %s -s workload.trace=tests/dimemas/ring.dim -o %s/a", icnsim_bin(), common, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "first sweep: %s", out);
+    char a[300];
+    snprintf(a, sizeof a, "%s/a", dir);
+    char *before = snapshot(a);
+    snprintf(cmd, sizeof cmd, "%s %s -s workload.trace=tests/dimemas/pingpong.dim -o %s/a", icnsim_bin(), common, dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "holds another sweep") && strstr(out, "workload.trace"), "another trace: status %d: %s", rc, out);
+    char *after = snapshot(a);
+    CHECK(before && after && !strcmp(before, after), "the directory changed");
+    free(before);
+    free(after);
+}

@@ -177,9 +177,12 @@ typedef struct incl {
     char *real;              /* canonical path, NULL if unknown */
     const struct incl *up;
     int depth;
+    int *files;              /* files loaded so far from the outermost one, itself included */
 } incl_t;
 
-enum { MAX_INCLUDE_DEPTH = 16, MAX_CONFIG_BYTES = 1 << 20 };
+/* MAX_CONFIG_FILES bounds what a file that includes others several times,
+ * level after level, makes the parser read (each level would multiply it). */
+enum { MAX_INCLUDE_DEPTH = 16, MAX_CONFIG_BYTES = 1 << 20, MAX_CONFIG_FILES = 256 };
 
 static void load_file_in(cfg_t *c, const char *path, const incl_t *up, const char *from, int from_line);
 
@@ -281,7 +284,8 @@ static char *read_config(const char *path, const char *from, int from_line)
 
 static void load_file_in(cfg_t *c, const char *path, const incl_t *up, const char *from, int from_line)
 {
-    incl_t me = { path, realpath(path, NULL), up, up ? up->depth + 1 : 0 };
+    int count = 0;
+    incl_t me = { path, realpath(path, NULL), up, up ? up->depth + 1 : 0, up ? up->files : &count };
     for (const incl_t *i = up; i && me.real; i = i->up)
         if (i->real && !strcmp(i->real, me.real)) {
             const char *ring[MAX_INCLUDE_DEPTH + 2];
@@ -293,6 +297,8 @@ static void load_file_in(cfg_t *c, const char *path, const incl_t *up, const cha
             exit(EXIT_CONFIG);
         }
     if (me.depth > MAX_INCLUDE_DEPTH) fail_at(from, from_line, "includes nested more than %d deep", MAX_INCLUDE_DEPTH);
+    if (++*me.files > MAX_CONFIG_FILES)
+        fail_at(from, from_line, "more than %d config files included in all (a file included again and again?)", MAX_CONFIG_FILES);
     char *buf = read_config(path, from, from_line);
     load_text(c, buf, path, &me);
     free(buf);
@@ -329,7 +335,12 @@ int64_t cfg_int(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.i; 
 double cfg_double(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.d; }
 uint64_t cfg_u64(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].v.u; }
 const char *cfg_str(cfg_t *c, key_id k) { c->val[k].used = 1; return c->val[k].text; }
-int cfg_is_set(const cfg_t *c, key_id k) { return c->val[k].set; }
+/* A value of the embedded default is a starting point, not a request: a key
+ * given in its place (traffic.rate for its load, topology.shape for its
+ * topology.k) replaces it instead of contradicting it. */
+int cfg_from_embedded(const cfg_t *c, key_id k) { return c->val[k].file && !strcmp(c->val[k].file, CFG_EMBEDDED); }
+
+int cfg_is_set(const cfg_t *c, key_id k) { return c->val[k].set && !cfg_from_embedded(c, k); }
 const char *cfg_peek(const cfg_t *c, key_id k) { return c->val[k].text; }
 
 void cfg_check_unused(cfg_t *c)
@@ -339,7 +350,7 @@ void cfg_check_unused(cfg_t *c)
         /* the embedded default is a starting point, not a request: its key
          * that no longer applies (topology.stages once -s makes a torus)
          * goes back to unset, so config.ini runs again as it is */
-        if (c->val[k].file && !strcmp(c->val[k].file, CFG_EMBEDDED)) cfg_set(c, (key_id)k, icn_keys[k].def, NULL, 0);
+        if (cfg_from_embedded(c, (key_id)k)) cfg_set(c, (key_id)k, icn_keys[k].def, NULL, 0);
         else cfg_fail(c, (key_id)k, "this key has no effect with the rest of the configuration "
                                     "(see docs/CONFIG.md for when it applies)");
     }

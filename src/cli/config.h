@@ -59,7 +59,11 @@ int64_t cfg_int(cfg_t *c, key_id k);
 double cfg_double(cfg_t *c, key_id k);
 uint64_t cfg_u64(cfg_t *c, key_id k);      /* times (ps) and sizes (bytes) */
 const char *cfg_str(cfg_t *c, key_id k);   /* names, strings, lists */
+/* Given by the user (a file or -s), not by the embedded default. */
 int cfg_is_set(const cfg_t *c, key_id k);
+/* The value is the embedded default's (set-up may leave such a key unset:
+ * one that does not apply, or a workload's load). */
+int cfg_from_embedded(const cfg_t *c, key_id k);
 /* The value's text without marking the key used: for a key that takes effect
  * only in some configurations, whose module marks it (cfg_str) where it does. */
 const char *cfg_peek(const cfg_t *c, key_id k);

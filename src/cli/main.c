@@ -56,8 +56,8 @@ static void keys_doc(int markdown)
              "`include = other.ini` (top level, path relative to the including file; keys after it\n"
              "override the included file's, and a key given before an include that sets it again is an\n"
              "error, as a key given twice in one file is). Any key can be\n"
-             "overridden with `-s key=value`, and swept with `icnsim sweep -s key=a:step:b` or\n"
-             "`-s key=v1,v2`. Unknown keys, bad values, and keys that have no effect with the rest of\n"
+             "overridden with `-s key=value`, and any but those of type string or list (paths, free\n"
+             "text) swept with `icnsim sweep -s key=a:step:b` or `-s key=v1,v2`. Unknown keys, bad values, and keys that have no effect with the rest of\n"
              "the configuration are errors (exit status 2) naming the file, line and key.\n\n"
              "Units: times take `ps`, `ns`, `us`, `ms`, `s` (a bare number is picoseconds); sizes take\n"
              "`B`, `KB` = `KiB` = 1024 B, `MB` = `MiB`; bandwidths take `bps`, `Kbps`, `Mbps`, `Gbps`,\n"
@@ -163,7 +163,14 @@ int main(int argc, char **argv)
 #endif
     if (!strcmp(cmd, "--list") || !strcmp(cmd, "list")) { registry_list(stdout); return 0; }
     if (!strcmp(cmd, "--default-config")) { fputs(default_ini, stdout); return 0; }
-    if (!strcmp(cmd, "keys")) { keys_doc(argc > 2 && !strcmp(argv[2], "--markdown")); return 0; }
+    if (!strcmp(cmd, "keys")) {
+        if (argc > 3 || (argc == 3 && strcmp(argv[2], "--markdown"))) {
+            fprintf(stderr, "icnsim: usage: icnsim keys [--markdown]\n");
+            return EXIT_CONFIG;
+        }
+        keys_doc(argc == 3);
+        return 0;
+    }
     int sweep = !strcmp(cmd, "sweep");
     if (!sweep && strcmp(cmd, "run")) {
         fprintf(stderr, "icnsim: unknown command '%s' (try icnsim --help)\n", cmd);
@@ -225,6 +232,14 @@ int main(int argc, char **argv)
             }
             cfg_set_arg(&c, sets[i], "-s");
         }
+    }
+    /* a sweep applies its -s settings per point, later: its own output.dir is read here */
+    for (int i = 0; sweep && !outdir && i < nsets; i++) {
+        char key[256];
+        set_key(sets[i], key, sizeof key);
+        if (strcmp(key, "output.dir") || !strchr(sets[i], '=')) continue;
+        snprintf(dirbuf, sizeof dirbuf, "%s", strchr(sets[i], '=') + 1);
+        if (*cfg_trim(dirbuf)) outdir = cfg_trim(dirbuf);
     }
     if (!outdir) {
         const char *o = c.val[K_OUT_DIR].text;

@@ -77,8 +77,10 @@ static void expand(const char *arg, dim_t *d)
         if (cnt > 100000) bad_sweep(arg, "range has more than 100000 values");
         d->vals = xmalloc((size_t)cnt * sizeof *d->vals);
         for (int i = 0; i < (int)cnt; i++) {
+            /* 15 digits: every integer to 10^15 exactly (a seed, a time in ps),
+             * and no binary noise (0.1 + 2 x 0.1 is 0.3) */
             char buf[64];
-            snprintf(buf, sizeof buf, "%.10g%s", x[0] + i * x[1], sfx[0]);
+            snprintf(buf, sizeof buf, "%.15g%s", x[0] + i * x[1], sfx[0]);
             d->vals[d->n++] = xstrdup(buf);
         }
         return;
@@ -184,11 +186,14 @@ static char *realign_row(char *txt, char **cur, int ncur)
  * into why (n bytes). */
 static int same_config(const char *old, const cfg_t *c, char *why, size_t n)
 {
-    int seen[K__COUNT] = { 0 };
-    char sect[64] = "", line[4200];
-    for (const char *p = old; *p;) {
+    int seen[K__COUNT] = { 0 }, same = 1;
+    char sect[64] = "", *line = NULL;
+    for (const char *p = old; same && *p;) {
         size_t len = strcspn(p, "\n");
-        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        free(line);
+        line = xmalloc(len + 1);   /* a value has no length limit (views.pairs can be long) */
+        memcpy(line, p, len);
+        line[len] = 0;
         p += len + (p[len] == '\n');
         if (!line[0] || line[0] == '#') continue;
         if (line[0] == '[') {
@@ -196,41 +201,51 @@ static int same_config(const char *old, const cfg_t *c, char *why, size_t n)
             continue;
         }
         char *eq = strstr(line, " = ");
-        if (!eq) { snprintf(why, n, "a line this icnsim does not write: '%.80s'", line); return 0; }
+        if (!eq) { snprintf(why, n, "a line this icnsim does not write: '%.80s'", line); same = 0; break; }
         *eq = 0;
         char name[200];
         snprintf(name, sizeof name, "%s%s%s", sect, sect[0] ? "." : "", line);
         int k = 0;
         while (k < K__COUNT && strcmp(icn_keys[k].name, name)) k++;
-        if (k == K__COUNT) { snprintf(why, n, "%s, a key this icnsim does not know", name); return 0; }
+        if (k == K__COUNT) { snprintf(why, n, "%s, a key this icnsim does not know", name); same = 0; break; }
         if (strcmp(c->val[k].text, eq + 3)) {
             snprintf(why, n, "%s = %.100s there, %.100s in this sweep", name, eq + 3, c->val[k].text);
-            return 0;
+            same = 0;
+            break;
         }
         seen[k] = 1;
     }
+    free(line);
+    if (!same) return 0;
+    /* unset there: at its default, or an embedded default's value that set-up
+     * left unset (cfg_from_embedded), which the other keys decide */
     for (int k = 0; k < K__COUNT; k++)
-        if (!seen[k] && strcmp(c->val[k].text, icn_keys[k].def)) {
+        if (!seen[k] && strcmp(c->val[k].text, icn_keys[k].def) && !cfg_from_embedded(c, (key_id)k)) {
             snprintf(why, n, "%s = %.100s (its default) there, %.100s in this sweep", icn_keys[k].name, icn_keys[k].def, c->val[k].text);
             return 0;
         }
     return 1;
 }
 
-/* A point is complete when its marker, written last, holds the digests of
- * the config.ini and summary.csv now on disk, and of the input files that
- * its configuration c names. Anything else (a cut, damaged or older file, a
- * crash between two writes, an edited trace) makes the point run again. */
-static int point_complete(const char *dir, const cfg_t *c)
+/* A point is complete (POINT_DONE) when its marker, written last, holds the
+ * digests of the config.ini and summary.csv now on disk, and of the input
+ * files that its configuration c names; POINT_RAN when it holds those of its
+ * own two files only (it finished, with other input files or other contents
+ * of them). Anything else (a cut, damaged or older file, a crash between two
+ * writes) is POINT_CUT: the point runs again. */
+enum { POINT_CUT, POINT_RAN, POINT_DONE };
+static int point_state(const char *dir, const cfg_t *c)
 {
     char path[4200], want[POINT_MARKER_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, POINT_MARKER);
     char *mark = slurp(path);
-    if (!mark) return 0;
+    if (!mark) return POINT_CUT;
     point_marker_text(dir, c, want, sizeof want);
-    int ok = !strcmp(mark, want);
+    size_t own = 0;   /* the marker's first three lines: its title and its own files' digests */
+    for (int i = 0; i < 3 && want[own]; i++) own += strcspn(want + own, "\n") + 1;
+    int st = !strcmp(mark, want) ? POINT_DONE : !strncmp(mark, want, own) ? POINT_RAN : POINT_CUT;
     free(mark);
-    return ok;
+    return st;
 }
 
 static double wall(void)
@@ -408,21 +423,24 @@ static int plan(sweep_t *sw, long shard, long nshards, long *todo, long *n)
         point_dir(sw, pt, dir, sizeof dir);
         cfg_t c;
         point_config(sw, pt, &c);
-        if (!point_complete(dir, &c)) {
-            if (mine) todo[(*n)++] = pt;
-            cfg_free(&c);
-            continue;
+        /* A point that ran to its end with another configuration refuses the
+         * directory, whatever its input files; one of this configuration runs
+         * again unless complete (its inputs unchanged too), and so does a cut one. */
+        int st = point_state(dir, &c), same = 1;
+        if (st != POINT_CUT) {
+            snprintf(path, sizeof path, "%s/config.ini", dir);
+            char *old = slurp(path);
+            same = !old || same_config(old, &c, why, sizeof why);
+            if (!old) st = POINT_CUT;   /* removed since its marker was read */
+            free(old);
         }
-        snprintf(path, sizeof path, "%s/config.ini", dir);
-        char *old = slurp(path);
-        int gone = !old, same = gone || same_config(old, &c, why, sizeof why);
-        free(old);
+        int done = st == POINT_DONE;
         cfg_free(&c);
         if (!same) {
             snprintf(what, sizeof what, "holds another sweep: its point %s ran with %s", dir, why);
             return refuse(sw->outdir, what);
         }
-        if (mine && gone) todo[(*n)++] = pt;   /* removed since its marker was read */
+        if (mine && !done) todo[(*n)++] = pt;
         else if (mine) sw->skipped++;
     }
     sw->done = sw->npoints - *n;
@@ -462,7 +480,7 @@ static int merge(sweep_t *sw, int quiet)
         char *line = txt ? strchr(txt, '\n') : NULL;
         cfg_t c;
         point_config(sw, pt, &c);
-        int complete = point_complete(dir, &c);
+        int complete = point_state(dir, &c) == POINT_DONE;
         cfg_free(&c);
         if (!line || !line[1] || !complete) {
             fprintf(stderr, "icnsim: %s: results of point %ld changed while the sweep ran; run the sweep again\n", p2, pt);

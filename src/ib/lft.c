@@ -13,6 +13,7 @@
 #include "../net/policy.h"
 #include "../topo/ibnet.h"
 #include "../core/util.h"
+#include "../stats/outfile.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,10 +28,9 @@ static void write_file(cfg_t *c, key_id k, const ib_subnet_t *ib, const sim_t *s
 {
     const char *path = cfg_str(c, k);
     if (!*path) return;
-    FILE *f = fopen(path, "w");
-    if (!f) cfg_fail(c, k, "cannot write '%s'", path);
-    wr(ib, s, f);
-    if (fclose(f)) cfg_fail(c, k, "cannot write '%s'", path);
+    outfile_t o;   /* atomic, every write checked: a failure exits 1 naming the path */
+    wr(ib, s, out_open(&o, path, NULL));
+    out_close(&o);
 }
 
 static void setup(sim_t *s, cfg_t *c)

@@ -194,7 +194,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
     wl_setup(s, c);
     /* A workload's nodes run its ranks; the others send background traffic
      * only if a load is given. */
-    if (s->wl && !cfg_is_set(c, K_LOAD) && !cfg_is_set(c, K_TR_RATE)) s->load = 0;
+    if (s->wl && !cfg_is_set(c, K_LOAD) && !cfg_is_set(c, K_TR_RATE)) {
+        s->load = 0;
+        cfg_set(c, K_LOAD, "0", NULL, 0);   /* summary.csv says so; config.ini leaves it unset, as here */
+    }
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
     if (s->process->lattice == PROC_CYCLES && !s->cycle)
         cfg_fail(c, K_TR_PROCESS, "%s draws once per router cycle: it needs switch.model = flit", s->process->name);
