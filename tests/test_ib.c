@@ -282,6 +282,10 @@ TEST(ib_cli_errors)
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "sed");
     snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=file -s ib.lft_file=%s -s switch.vcs=2 -o /tmp/icnsim-ib-out", icnsim_bin(), ini, lft);
     CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lft_file") && strstr(out, "0x0005"), "LFT without LID 5: %s", out);
+    /* dfs-disjoint's layers are SLs: past 16 it says so, even with more VCs (an SL of 16 would wrap to VL 0) */
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed001/torus.ini -q -s ib.lmc=4 -s switch.vcs=64 -s switch.buffer=128KB "
+             "-s nic.buffer=128KB -s time.warmup=0 -s time.measure=1us -o /tmp/icnsim-ib-out", icnsim_bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 2 && strstr(out, "ib.lmc") && strstr(out, "InfiniBand has 16"), "dfs past 16 SLs: %s", out);
     /* a table that cannot be written is an I/O error naming its path (written atomically, every write checked) */
     snprintf(cmd, sizeof cmd, "%s run %s -s ib.engine=dor -s switch.vcs=2 -s ib.write_lfts=/nonexistent/icnsim/x.lft -s load=0 "
              "-o /tmp/icnsim-ib-out", icnsim_bin(), ini);
@@ -436,6 +440,11 @@ TEST(ib_files_malformed)
           ":8: this port of the node is listed twice" },
         { SW2 CA("02", "1", "2") CA("03", "4294967298", "4"), NULL, ":7: expected the peer's port number in [port], 1 to 64" },
         { SW2 CA("02", "1", "2") CA("03", "2x", "4"), NULL, ":7: expected the peer's port number in [port], 1 to 64" },
+        /* the peer's id names its kind: S- a Switch record, H- a Ca record; LIDs are decimal (or 0x hex), whole */
+        { SW2 "[3]\t\"S-99\"[1]\n" CA("02", "1", "2") CA("03", "2", "4"), NULL, ":4: no Switch record declares the peer" },
+        { SW2 "[3]\t\"H-01\"[3]\n" CA("02", "1", "2") CA("03", "2", "4"), NULL, ":4: no Ca record declares the peer" },
+        { SW2 CA("02", "1", "2") "Ca\t1 \"H-03\"\n[1](3) \t\"S-09\"[2]\t# lid 4 lmc 0\n", NULL, ":7: no Switch record declares the peer" },
+        { SW2 CA("02", "1", "2") CA("03", "2", "4x"), NULL, ":7: expected a unicast LID" },
 #undef SW2
 #undef CA
         { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",
@@ -653,6 +662,51 @@ TEST(ib_updn_roots_that_cut_the_fabric_are_refused)
     snprintf(cmd, sizeof cmd, "./build/icnsim run %s -s routing.algorithm=lft -s ib.engine=updn -s ib.root=5 -q -o %s/one", ini, dir);
     rc = run_cmd(cmd, out, sizeof out);
     CHECK(rc == 0, "one root refused: exit %d: %s", rc, out);
+}
+
+/* Up*-down* labels each switch once per destination: a switch whose
+ * shortest route climbs (x: x-y-t) but which also has a longer all-down one
+ * (x-m1-m2-t) must take the latter when a switch above it (root Z, whose
+ * only link leads down to x) has no other way; the fabric routes, not
+ * refused. Switches R1 y x m1 m2 t Z (0-6), roots 0 and 6, CAs on Z and t. */
+TEST(ib_updn_labels_leave_no_routable_pair_cut)
+{
+    static const char net[] =
+        "Switch\t4 \"S-10\"\n[1]\t\"S-11\"[1]\n\n"
+        "Switch\t4 \"S-11\"\n[1]\t\"S-10\"[1]\n[2]\t\"S-15\"[1]\n[3]\t\"S-14\"[1]\n[4]\t\"S-12\"[1]\n\n"
+        "Switch\t4 \"S-12\"\n[1]\t\"S-11\"[4]\n[2]\t\"S-16\"[1]\n[3]\t\"S-13\"[1]\n\n"
+        "Switch\t4 \"S-13\"\n[1]\t\"S-12\"[3]\n[2]\t\"S-14\"[2]\n\n"
+        "Switch\t4 \"S-14\"\n[1]\t\"S-11\"[3]\n[2]\t\"S-13\"[2]\n[3]\t\"S-15\"[2]\n\n"
+        "Switch\t4 \"S-15\"\n[1]\t\"S-11\"[2]\n[2]\t\"S-14\"[3]\n[3]\t\"H-21\"[1]\n\n"
+        "Switch\t4 \"S-16\"\n[1]\t\"S-12\"[2]\n[2]\t\"H-20\"[1]\n\n"
+        "Ca\t1 \"H-20\"\n[1](20) \t\"S-16\"[2]\t# lid 1 lmc 0\n\n"
+        "Ca\t1 \"H-21\"\n[1](21) \t\"S-15\"[3]\t# lid 2 lmc 0\n";
+    char dir[128] = "", path[192], ini[256];
+    test_tmpdir(dir, sizeof dir, "updnlabel");
+    snprintf(path, sizeof path, "%s/seven.net", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs(net, f) >= 0 && fclose(f) == 0, "writing %s", path);
+    snprintf(ini, sizeof ini, "[topology]\ntype = ibnetdiscover\n[ib]\nnet_file = %s\nengine = updn\nroot = 0 6\n"
+             "[routing]\nalgorithm = lft\n", path);
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ "load=0", NULL });
+    const ib_subnet_t *ib = ib_get(&s);
+    CHECK(ib != NULL, "no subnet");
+    if (ib) {
+        /* from Z (switch 6) to t's CA (LID 2): Z-x-m1-m2-t, every step down */
+        static const uint32_t path_sw[] = { 6, 2, 3, 4, 5 };
+        uint32_t w = 6, hops = 0;
+        for (; hops < 8; hops++) {
+            CHECK(w == path_sw[hops], "hop %u at switch %u, want %u", hops, w, path_sw[hops]);
+            uint32_t v = ib_peer_dev(&s, w, ib_lft(ib, w, 2));
+            if (v & NIC_BIT) break;
+            w = v;
+        }
+        CHECK(hops == 4, "Z reaches t's CA in %u hops, want 4", hops);
+    }
+    sim_free(&s);
+    cfg_free(&c);
 }
 
 /* Topology text of a torus of the given shape ("3x5"). */

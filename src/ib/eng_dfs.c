@@ -97,7 +97,8 @@ static void tree(const sim_t *s, uint32_t t, const uint32_t *mark, const uint32_
 /* Greedy layering of every route (see above); returns the layers used. */
 static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
 {
-    uint32_t L = s->nvc, used = 1;
+    /* a layer is an SL, and InfiniBand has 16 (SL-to-VL tables have 16 entries) */
+    uint32_t L = s->nvc < IB_NSL ? s->nvc : IB_NSL, used = 1;
     cdg_t *g = xmalloc(L * sizeof *g);
     for (uint32_t l = 0; l < L; l++) cdg_init(&g[l], s, 1);
     uint8_t *has = xcalloc(s->nswitches, 1);
@@ -109,6 +110,9 @@ static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
             if (ib->owner[lid] == ICN_NIL) continue;
             uint32_t l = 0;
             for (;; l++) {
+                if (l == L && L == IB_NSL)
+                    cfg_fail(c, K_IB_LMC, "dfs-disjoint: the routes need more than %u layers to be free of credit loops, and a "
+                             "layer is an SL, of which InfiniBand has %u; lower ib.lmc", L, IB_NSL);
                 if (l == L) cfg_fail(c, K_SW_VCS, "dfs-disjoint: the routes need more than %u VL layers to be free of credit loops; raise switch.vcs or lower ib.lmc", L);
                 uint32_t ne = 0, w = src, prev = ICN_NIL;
                 for (uint32_t hop = 0; hop <= s->nswitches; hop++) {   /* add the route's new dependencies */

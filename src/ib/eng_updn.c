@@ -16,7 +16,13 @@
  * each switch D (its route only goes down) or U (it first climbs): a switch
  * may step down only to a D switch, up to any. Each switch then takes, among
  * the ports to its next-hop switches one level closer, the least loaded, so
- * every route a LFT produces is legal and as short as the rule allows. */
+ * every route a LFT produces is legal and each switch's own is as short as
+ * the rule allows. One entry per switch serves every route through it, so
+ * a switch whose shortest route climbs is U even if a longer all-down one
+ * exists, and a switch that may only descend to it is cut off. For such a
+ * destination the labels are made again down first (label_down_first):
+ * every switch with an all-down route is D, on its shortest such, and the
+ * others climb; that reaches every switch up*-down* can route. */
 #include "engine.h"
 #include "../net/policy.h"
 #include "../topo/fattree.h"
@@ -50,6 +56,49 @@ static void default_roots(const sim_t *s, uint32_t *root, uint32_t *nroot, int s
     free(dist); free(has);
 }
 
+static inline int leads_up(const uint32_t *rank, uint32_t a, uint32_t b)   /* a -> b */
+{
+    return rank[b] < rank[a] || (rank[b] == rank[a] && b < a);
+}
+
+/* The labels for destination switch dst, down first (see the top): a search
+ * backwards from dst over down steps gives the D switches and their next
+ * hops (mdown); then one over up steps, from every labelled switch in order
+ * of distance, gives the U switches' (mup). dist[], down_only[], mdown[] and
+ * mup[] are rewritten; q holds S entries. */
+static void label_down_first(const sim_t *s, const uint32_t *rank, uint32_t dst, uint32_t *dist, uint8_t *down_only,
+                             uint64_t *mdown, uint64_t *mup, uint32_t *q)
+{
+    uint32_t S = s->nswitches, t = 0;
+    for (uint32_t w = 0; w < S; w++) { dist[w] = UINT32_MAX; down_only[w] = 0; mdown[w] = mup[w] = 0; }
+    dist[dst] = 0;
+    q[t++] = dst;
+    for (uint32_t h = 0; h < t; h++) {   /* D: w steps down to u, a D switch */
+        uint32_t u = q[h];
+        down_only[u] = 1;
+        for (uint32_t p = 0; p < s->sw[u].nports; p++) {
+            uint32_t w = ib_peer_dev(s, u, p);
+            if (w == ICN_NIL || (w & NIC_BIT) || leads_up(rank, w, u)) continue;
+            if (dist[w] != UINT32_MAX && dist[w] != dist[u] + 1) continue;
+            if (dist[w] == UINT32_MAX) { dist[w] = dist[u] + 1; q[t++] = w; }
+            mdown[w] |= (uint64_t)1 << s->port[s->port[s->sw[u].port0 + p].peer].local;
+        }
+    }
+    /* U: w climbs to u, any labelled switch; the D switches q[0, nd) and the
+     * U ones appended after are each in distance order, taken merged */
+    uint32_t nd = t, a = 0, b = nd;
+    while (a < nd || b < t) {
+        uint32_t u = b == t || (a < nd && dist[q[a]] <= dist[q[b]]) ? q[a++] : q[b++];
+        for (uint32_t p = 0; p < s->sw[u].nports; p++) {
+            uint32_t w = ib_peer_dev(s, u, p);
+            if (w == ICN_NIL || (w & NIC_BIT) || !leads_up(rank, w, u) || down_only[w]) continue;
+            if (dist[w] != UINT32_MAX && dist[w] != dist[u] + 1) continue;
+            if (dist[w] == UINT32_MAX) { dist[w] = dist[u] + 1; q[t++] = w; }
+            mup[w] |= (uint64_t)1 << s->port[s->port[s->sw[u].port0 + p].peer].local;
+        }
+    }
+}
+
 /* Rank the switches by distance from the roots and fill every LFT entry
  * with a legal route. Returns the first switch with CAs that some switch
  * with CAs cannot reach by up*-down* (several roots can cut a fabric: a root
@@ -71,7 +120,7 @@ static uint32_t route_all(ib_subnet_t *ib, sim_t *s, const uint32_t *root, uint3
             q[t++] = v;
         }
     }
-#define UP(a, b) (rank[b] < rank[a] || (rank[b] == rank[a] && (b) < (a)))   /* a -> b leads up */
+#define UP(a, b) leads_up(rank, a, b)
     uint32_t *dist = xmalloc(S * sizeof *dist);
     uint8_t *down_only = xmalloc(S);
     uint64_t *mdown = xmalloc(S * sizeof *mdown), *mup = xmalloc(S * sizeof *mup), *used = xmalloc(S * sizeof *used);
@@ -108,6 +157,9 @@ static uint32_t route_all(ib_subnet_t *ib, sim_t *s, const uint32_t *root, uint3
             nf = nn;
             level++;
         }
+        int unreached = 0;
+        for (uint32_t n = 0; n < s->nnodes && !unreached; n++) unreached = dist[ib->leaf[n]] == UINT32_MAX;
+        if (unreached) label_down_first(s, rank, dst, dist, down_only, mdown, mup, q);
         for (uint32_t n = 0; n < s->nnodes && cut == ICN_NIL; n++)
             if (dist[ib->leaf[n]] == UINT32_MAX) { cut = dst; *from = ib->leaf[n]; }
         for (uint32_t n = n0; n < s->nnodes; n++) {

@@ -22,7 +22,7 @@
 extern const topo_ops topo_ibnet;
 
 typedef struct rnode { int sw; uint64_t guid; uint32_t nports, line; uint64_t listed; char *name; } rnode_t;
-typedef struct rport { uint32_t node, port, rport, line; uint64_t rguid, pguid; uint32_t lid; int lmc; char rate[8]; } rport_t;
+typedef struct rport { uint32_t node, port, rport, line; uint64_t rguid, pguid; uint32_t lid; int lmc, rsw; char rate[8]; } rport_t;
 
 static const char *fname;
 _Noreturn static void bad(int line, const char *what)
@@ -49,8 +49,11 @@ static long after(const char *s, const char *word, long lo, long hi, int line, c
     if (!p) return -1;
     char *e;
     errno = 0;
-    long v = strtol(p + strlen(word), &e, 0);
-    if (e == p + strlen(word) || errno || v < lo || v > hi) bad(line, what);
+    /* decimal, as ibnetdiscover prints it, or 0x hex; a word must follow a blank */
+    const char *n = p + strlen(word);
+    int hex = n[0] == '0' && (n[1] == 'x' || n[1] == 'X');
+    long v = strtol(n, &e, hex ? 16 : 10);
+    if (e == n || errno || v < lo || v > hi || (*e && !isspace((unsigned char)*e))) bad(line, what);
     return v;
 }
 
@@ -183,13 +186,14 @@ static void build(sim_t *s, cfg_t *c)
         if (e == p + 1 || *e != ']' || port < 1 || port > (long)nd[nn - 1].nports) bad(ln, "expected [port] with a port number within the node's port count");
         if (nd[nn - 1].listed >> (port - 1) & 1) bad(ln, "this port of the node is listed twice");
         nd[nn - 1].listed |= 1ull << (port - 1);
-        rport_t r = { nn - 1, (uint32_t)port, 0, (uint32_t)ln, 0, 0, 0, -1, "" };
+        rport_t r = { nn - 1, (uint32_t)port, 0, (uint32_t)ln, 0, 0, 0, -1, 0, "" };
         e++;
         if (*e == '[') e = strchr(e, ']') ? strchr(e, ']') + 1 : e;   /* [ext N] */
         if (*e == '(') r.pguid = strtoull(e + 1, &e, 16), e = strchr(e, ')') ? strchr(e, ')') + 1 : e;
         char *id = strchr(e, '"');
         int is_sw;
         if (!id || parse_id(id + 1, &is_sw, &r.rguid)) bad(ln, "expected the peer's id \"S-<GUID>\" or \"H-<GUID>\" (at most 16 hex digits) after the port");
+        r.rsw = is_sw;
         char *rb = strchr(id + 1, '"') + 1;
         if (*rb != '[') bad(ln, "expected [port] after the peer's id");
         r.rport = port_in_brackets(rb, MAX_RADIX);
@@ -239,14 +243,14 @@ static void build(sim_t *s, cfg_t *c)
     for (uint32_t k = 0; k < np; k++) {
         rport_t *r = &pt[k];
         uint32_t peer = ICN_NIL;   /* the switch at the far end */
-        uint32_t ps = guid_find(gi, nn, 1, r->rguid);
+        /* the peer's id names its kind: S- a Switch record, H- a Ca record */
+        uint32_t ps = r->rsw ? guid_find(gi, nn, 1, r->rguid) : ICN_NIL;
         if (ps != ICN_NIL) peer = idx[ps];
+        if (r->rsw && ps == ICN_NIL) bad((int)r->line, "no Switch record declares the peer \"S-<GUID>\"");
+        if (!r->rsw && guid_find(gi, nn, 0, r->rguid) == ICN_NIL) bad((int)r->line, "no Ca record declares the peer \"H-<GUID>\"");
         if (nd[r->node].sw) {
             uint32_t w = idx[r->node], a = sw_port(s, w, r->port - 1);
-            if (peer == ICN_NIL) {   /* a CA: linked from the CA's side; check it is declared */
-                if (guid_find(gi, nn, 0, r->rguid) == ICN_NIL) bad((int)r->line, "the peer \"H-<GUID>\" is not declared by a Ca record");
-                continue;
-            }
+            if (peer == ICN_NIL) continue;   /* a CA: linked from the CA's side */
             if (r->rport > s->sw[peer].nports) bad((int)r->line, "the peer's port number exceeds its port count");
             uint32_t b = sw_port(s, peer, r->rport - 1);
             if (a == b) bad((int)r->line, "a cable from a port to itself");
