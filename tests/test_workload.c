@@ -64,9 +64,9 @@ TEST(workload_collectives_pair_every_send_with_a_receive)
                 wl_collective(&q, coll, m, P, me, P / 3, 4096, 5);
                 wop_t op;
                 while (wl_fifo_pop(&q, &op)) {
-                    if (op.kind == OP_ISEND) bal[m[me]][op.peer]++;
-                    if (op.kind == OP_IRECV) bal[op.peer][m[me]]--;
-                    CHECK(op.kind != OP_ISEND || op.peer != m[me], "coll %d P %u: a rank sends to itself", coll, P);
+                    if (op.kind == OP_STEP_ISEND) bal[m[me]][op.peer]++;
+                    if (op.kind == OP_STEP_IRECV) bal[op.peer][m[me]]--;
+                    CHECK(op.kind != OP_STEP_ISEND || op.peer != m[me], "coll %d P %u: a rank sends to itself", coll, P);
                 }
                 wl_fifo_free(&q);
             }

@@ -1,7 +1,8 @@
 /* Collectives expanded into point-to-point operations, by the algorithms
  * of workload.h. Each rank's share is computed alone (no global schedule),
  * so a source can expand a collective for one rank when that rank reaches
- * it. Every step posts its receive and its send, then waits for both. */
+ * it. Every step posts its receive and its send, then waits for both (and
+ * for nothing else the rank has pending). */
 #include "workload.h"
 #include "../core/util.h"
 #include <stdlib.h>
@@ -31,9 +32,9 @@ void wl_fifo_free(wl_fifo_t *q)
  * ICN_NIL), then wait for both. */
 static void step(wl_fifo_t *q, uint32_t to, uint64_t sbytes, uint32_t from, uint64_t rbytes, uint32_t tag)
 {
-    if (from != ICN_NIL) wl_fifo_push(q, (wop_t){ OP_IRECV, from, tag, rbytes });
-    if (to != ICN_NIL) wl_fifo_push(q, (wop_t){ OP_ISEND, to, tag, sbytes });
-    wl_fifo_push(q, (wop_t){ OP_WAITALL, 0, 0, 0 });
+    if (from != ICN_NIL) wl_fifo_push(q, (wop_t){ OP_STEP_IRECV, from, tag, rbytes });
+    if (to != ICN_NIL) wl_fifo_push(q, (wop_t){ OP_STEP_ISEND, to, tag, sbytes });
+    wl_fifo_push(q, (wop_t){ OP_WAITSTEP, 0, 0, 0 });
 }
 
 void wl_collective(wl_fifo_t *q, int coll, const uint32_t *m, uint32_t P, uint32_t me, uint32_t root,

@@ -53,7 +53,8 @@ static inline int matches(uint32_t want_src, uint32_t want_tag, uint32_t src, ui
 
 static void advance(sim_t *s, uint32_t r);
 static void unlist(wl_t *w, wrank_t *k, uint32_t q);
-static void sweep_done(wl_t *w, wrank_t *k);
+static void sweep_done(wl_t *w, wrank_t *k, int step);
+
 
 static void block(sim_t *s, wrank_t *k, uint8_t state)
 {
@@ -68,6 +69,16 @@ static void unblock(sim_t *s, uint32_t r)
     k->comm += s->now - k->since;
     k->state = RS_RUN;
     advance(s, r);
+}
+
+/* A request or send of rank r's collective step completed: the step may end. */
+static void step_part_done(sim_t *s, uint32_t r)
+{
+    wl_t *w = s->wl;
+    wrank_t *k = &w->rank[r];
+    if (--k->step_pending || k->state != RS_WAITSTEP) return;
+    sweep_done(w, k, 1);
+    unblock(s, r);
 }
 
 /* The application can make no more progress: nothing computes, nothing is in
@@ -93,13 +104,14 @@ static void arrive(sim_t *s, uint32_t r, uint32_t m)
         rq->done = 1;
         w->rx_bytes += g->bytes;
         msg_del(w, m);
+        if (rq->step) { step_part_done(s, r); return; }
         if ((k->state == RS_RECV || k->state == RS_WAIT) && k->wait_req == q) {
             if (k->state == RS_RECV) k->pending--;   /* a WAIT took its request off pending when it blocked */
             unlist(w, k, q);
             unblock(s, r);
         } else {
             k->pending--;
-            if (k->state == RS_WAITALL && !k->pending) { sweep_done(w, k); unblock(s, r); }
+            if (k->state == RS_WAITALL && !k->pending) { sweep_done(w, k, 0); unblock(s, r); }
         }
         return;
     }
@@ -109,11 +121,11 @@ static void arrive(sim_t *s, uint32_t r, uint32_t m)
 
 /* Post a receive: an unexpected message may complete it at once. Returns
  * the request (done or not). */
-static uint32_t post_recv(wl_t *w, uint32_t r, uint32_t src, uint32_t tag)
+static uint32_t post_recv(wl_t *w, uint32_t r, uint32_t src, uint32_t tag, int step)
 {
     wrank_t *k = &w->rank[r];
     uint32_t q = req_new(w);
-    w->req[q] = (wreq_t){ src, tag, ICN_NIL, 0 };
+    w->req[q] = (wreq_t){ src, tag, ICN_NIL, 0, (uint8_t)step };
     for (uint32_t m = k->ux_head, prev = ICN_NIL; m != ICN_NIL; prev = m, m = w->msg[m].next) {
         if (!matches(src, tag, w->msg[m].src, w->msg[m].tag)) continue;
         if (prev == ICN_NIL) k->ux_head = w->msg[m].next;
@@ -124,7 +136,10 @@ static uint32_t post_recv(wl_t *w, uint32_t r, uint32_t src, uint32_t tag)
         w->req[q].done = 1;
         break;
     }
-    if (!w->req[q].done) k->pending++;
+    if (!w->req[q].done) {
+        if (step) k->step_pending++;
+        else k->pending++;
+    }
     /* posted receives stay listed (in order) until waited for */
     uint32_t *tail = &k->posted;
     while (*tail != ICN_NIL) tail = &w->req[*tail].next;
@@ -142,11 +157,11 @@ static void unlist(wl_t *w, wrank_t *k, uint32_t q)
 
 /* Rank r sends bytes to rank `to`: a message of its node (or, to itself, an
  * immediate delivery). */
-static void post_send(sim_t *s, uint32_t r, uint32_t to, uint32_t tag, uint64_t bytes, int blocking)
+static void post_send(sim_t *s, uint32_t r, uint32_t to, uint32_t tag, uint64_t bytes, int blocking, int step)
 {
     wl_t *w = s->wl;
     uint32_t m = msg_new(w);
-    w->msg[m] = (wmsg_t){ r, to, tag, ICN_NIL, bytes, (uint8_t)blocking };
+    w->msg[m] = (wmsg_t){ r, to, tag, ICN_NIL, bytes, (uint8_t)blocking, (uint8_t)step };
     w->sent_msgs++;
     if (to == r) { arrive(s, to, m); return; }
     uint32_t n = w->rank[r].node;
@@ -174,19 +189,22 @@ static void advance(sim_t *s, uint32_t r)
             return;
         case OP_SEND:
         case OP_ISEND:
+        case OP_STEP_ISEND:
             if (op.peer >= w->nranks) die("workload: rank %u sends to rank %u of %u", r, op.peer, w->nranks);
             if (op.kind == OP_SEND && op.peer != r) block(s, k, RS_SEND);
+            else if (op.peer != r && op.kind == OP_STEP_ISEND) k->step_pending++;
             else if (op.peer != r) k->pending++;
-            post_send(s, r, op.peer, op.tag, op.arg, op.kind == OP_SEND);
+            post_send(s, r, op.peer, op.tag, op.arg, op.kind == OP_SEND, op.kind == OP_STEP_ISEND);
             break;
         case OP_RECV: {
-            uint32_t q = post_recv(w, r, op.peer, op.tag);
+            uint32_t q = post_recv(w, r, op.peer, op.tag, 0);
             if (w->req[q].done) unlist(w, k, q);
             else { k->wait_req = q; k->wait_peer = op.peer; k->wait_tag = op.tag; block(s, k, RS_RECV); }
             break;
         }
         case OP_IRECV:
-            post_recv(w, r, op.peer, op.tag);
+        case OP_STEP_IRECV:
+            post_recv(w, r, op.peer, op.tag, op.kind == OP_STEP_IRECV);
             break;
         case OP_WAIT: {
             uint32_t q = k->posted;
@@ -198,7 +216,11 @@ static void advance(sim_t *s, uint32_t r)
         }
         case OP_WAITALL:
             if (k->pending) { k->wait_peer = k->wait_tag = WL_ANY; block(s, k, RS_WAITALL); }
-            else sweep_done(w, k);
+            else sweep_done(w, k, 0);
+            break;
+        case OP_WAITSTEP:
+            if (k->step_pending) block(s, k, RS_WAITSTEP);
+            else sweep_done(w, k, 1);
             break;
         default:   /* OP_END */
             k->state = RS_DONE;
@@ -216,12 +238,13 @@ static void advance(sim_t *s, uint32_t r)
     }
 }
 
-/* Done requests of a rank that waited for all: drop them. */
-static void sweep_done(wl_t *w, wrank_t *k)
+/* Done requests of a rank that waited for all of them (step = 0: its own;
+ * 1: its collective step's): drop them. The others' stay for their waits. */
+static void sweep_done(wl_t *w, wrank_t *k, int step)
 {
     for (uint32_t q = k->posted, nx; q != ICN_NIL; q = nx) {
         nx = w->req[q].next;
-        if (w->req[q].done) unlist(w, k, q);
+        if (w->req[q].done && w->req[q].step == step) unlist(w, k, q);
     }
 }
 
@@ -276,8 +299,9 @@ static void wl_msg_sent(sim_t *s, uint32_t n, uint32_t id)
     wrank_t *k = &w->rank[r];
     (void)n;
     if (w->msg[m].blocking) { unblock(s, r); return; }
+    if (w->msg[m].step) { step_part_done(s, r); return; }
     k->pending--;
-    if (k->state == RS_WAITALL && !k->pending) { sweep_done(w, k); unblock(s, r); }
+    if (k->state == RS_WAITALL && !k->pending) { sweep_done(w, k, 0); unblock(s, r); }
 }
 
 static void wl_msg_done(sim_t *s, uint32_t id)
@@ -314,7 +338,7 @@ int wl_stuck(const sim_t *s) { return (int)s->wl->stuck; }
 int wl_report_stuck(const sim_t *s, FILE *f)
 {
     static const char *const what[] = { "runs", "computes", "sends (blocking) to", "receives from", "waits for a receive from",
-                                        "waits for all its requests", "finished" };
+                                        "waits for all its requests", "waits for its collective step", "finished" };
     const wl_t *w = s->wl;
     int n = 0;
     for (uint32_t r = 0; r < w->nranks; r++) {
@@ -328,6 +352,7 @@ int wl_report_stuck(const sim_t *s, FILE *f)
                 if (k->wait_tag != WL_ANY) fprintf(f, " (tag %u)", k->wait_tag);
             }
             if (k->state == RS_WAITALL) fprintf(f, " (%u pending)", k->pending);
+            if (k->state == RS_WAITSTEP) fprintf(f, " (%u pending)", k->step_pending);
             fprintf(f, " since t = %.3f us, after %llu operations\n", k->since / 1e6, (unsigned long long)k->ops);
         }
     }

@@ -3,24 +3,27 @@
 #define ICN_WL_INTERNAL_H
 #include "workload.h"
 
-enum { RS_RUN, RS_COMPUTE, RS_SEND, RS_RECV, RS_WAIT, RS_WAITALL, RS_DONE };
+enum { RS_RUN, RS_COMPUTE, RS_SEND, RS_RECV, RS_WAIT, RS_WAITALL, RS_WAITSTEP, RS_DONE };
 
 typedef struct wmsg {          /* a message between ranks */
     uint32_t src, dst, tag;
     uint32_t next;             /* its node's send FIFO, or a rank's unexpected list, or the free list */
     uint64_t bytes;
     uint8_t blocking;          /* a blocking SEND: its rank waits for the last packet to leave */
+    uint8_t step;              /* a collective step's send */
 } wmsg_t;
 
 typedef struct wreq {          /* a posted receive */
     uint32_t src, tag, next;
     uint8_t done;
+    uint8_t step;              /* a collective step's receive */
 } wreq_t;
 
 typedef struct wrank {
     uint32_t node;
     uint8_t state;             /* RS_* */
     uint32_t pending;          /* ISENDs not yet sent and receives not yet completed, not being waited for one by one */
+    uint32_t step_pending;     /* the same of the collective step under way */
     uint32_t posted;           /* receives posted and not yet waited for, in order */
     uint32_t ux_head, ux_tail; /* messages that arrived before their receive */
     uint32_t wait_req, wait_peer, wait_tag;

@@ -29,6 +29,12 @@ enum {
     OP_IRECV,       /* non-blocking receive: posted, completed by WAIT or WAITALL */
     OP_WAIT,        /* wait for the rank's oldest pending IRECV from peer with tag */
     OP_WAITALL,     /* wait for every pending ISEND and IRECV of the rank */
+    /* A collective's step: its own non-blocking send and receive, and the
+     * wait for those two only (the application's pending requests are not
+     * the collective's to complete or to wait for). */
+    OP_STEP_ISEND,
+    OP_STEP_IRECV,
+    OP_WAITSTEP,
 };
 
 typedef struct wop {
