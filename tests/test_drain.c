@@ -126,3 +126,20 @@ TEST(drain_changes_no_throughput_past_saturation)
     CHECK(a.accepted == b.accepted && a.offered == b.offered && a.injected == b.injected,
           "accepted %.6f / %.6f, offered %.6f / %.6f with / without the drain", a.accepted, b.accepted, a.offered, b.offered);
 }
+
+/* Bounded source queues (per VC, nic.queue_limit) that overflow drop the
+ * messages a saturated source cannot inject: its queue cannot grow, so the
+ * growth test misses it, and the survivors' latency is a lower bound. Such
+ * a run is unstable; the same network far below saturation is not. */
+TEST(drain_dropping_sources_are_unstable)
+{
+    const char *ini = "[topology]\nk = 4\nstages = 2\n[switch]\nvcs = 2\n[queuing]\nscheme = dbbm\n[nic]\nqueue_limit = 4\n"
+                      "[traffic]\nscenario = hs25-1\n[time]\nwarmup = 200us\nmeasure = 100us\ndrain = false\n";
+    result_t r;
+    const char *full[] = { "load=1.0", NULL }, *light[] = { "load=0.05", NULL };
+    CHECK(tsim_run_checked(ini, full, &r) == 0, "run at load 1.0");
+    CHECK(r.src_drops > 0 && r.unstable, "load 1.0: %llu messages dropped at the sources, unstable %d",
+          (unsigned long long)r.src_drops, r.unstable);
+    CHECK(tsim_run_checked(ini, light, &r) == 0, "run at load 0.05");
+    CHECK(r.src_drops == 0 && !r.unstable, "load 0.05: %llu dropped, unstable %d", (unsigned long long)r.src_drops, r.unstable);
+}

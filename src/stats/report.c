@@ -35,12 +35,15 @@ simtime_t stats_series_end(const sim_t *s)
  * one node's source queue grew by more than 5 % of what it generated plus 4
  * of its longest messages (past saturation on a permutation only the sources of the busiest
  * channel fall behind, too few to show in the total); or the drain ended
- * with window packets still out. */
+ * with window packets still out; or full source queues dropped more than
+ * 1 % of the window's packets (a bounded queue that overflows is a source
+ * past what it can inject: its queue cannot grow, so growth misses it). */
 static int unstable(const sim_t *s, uint64_t undrained)
 {
     const stats_t *st = &s->st;
     double growth = (double)st->w_gen_pkts - (double)st->w_del_pkts - (double)st->w_src_drops;
     if (growth > 0.01 * (double)st->w_gen_pkts + s->nnodes || (s->drain_max && undrained)) return 1;
+    if ((double)st->w_src_drops > 0.01 * (double)st->w_gen_pkts) return 1;
     if (s->wl || st->src_drops) return 0;   /* closed loop; dropping sources do not queue */
     uint32_t longest = s->msg_long > s->msg_size ? s->msg_long : s->msg_size;
     double slack = 4.0 * ((longest + s->mtu - 1) / s->mtu);   /* 4 packets, or 4 messages of several */
@@ -220,6 +223,7 @@ void print_summary(FILE *f, const sim_t *s, const result_t *r)
     fprintf(f, "  %-34s %12llu\n", "packets delivered", (unsigned long long)r->delivered);
     fprintf(f, "  %-34s %12llu\n", "packets in network at end", (unsigned long long)r->in_network);
     fprintf(f, "  %-34s %12llu\n", "packets in source queues at end", (unsigned long long)r->in_source);
+    if (r->src_drops) fprintf(f, "  %-34s %12llu\n", "packets dropped at full sources", (unsigned long long)r->src_drops);
     fprintf(f, "  %-34s %12llu%s\n", "window packets not delivered", (unsigned long long)r->undrained,
             r->unstable ? "   ** UNSTABLE: past saturation, latency is a lower bound **" : "");
     fprintf(f, "\n  %.2f s wall, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s), peak memory %.0f MB\n",
