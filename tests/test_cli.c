@@ -43,6 +43,7 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[topology]\nk = 6\nports = 36\n", "", 2, (const char *[]){ "bad.ini:3", "topology.ports", "2K", NULL });
     expect_error("[topology]\nk = 6\nstages = 3\n[traffic]\npattern = bitrev\n", "", 2, (const char *[]){ "bad.ini:5", "traffic.pattern", "power-of-two", NULL });
     expect_error("[topology]\nk = 4\nstages = 2\n[traffic]\nscenario = ihs\n", "", 2, (const char *[]){ "bad.ini:5", "traffic.scenario", "3 stages", NULL });
+    expect_error("[topology]\nk = 2\nstages = 4\n[traffic]\nscenario = ihs\n", "", 2, (const char *[]){ "bad.ini:5", "traffic.scenario", "at most K^2", NULL });
     expect_error("[routing]\nalgorithm = updown\n", "", 2, (const char *[]){ "bad.ini:2", "routing.algorithm", "--list", NULL });
     expect_error("[traffic]\nshift = 3\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.shift", "no effect", NULL });
     expect_error("[traffic]\nscenario = hs10-1\nhs_fraction = 0.3\n", "", 2, (const char *[]){ "bad.ini:3", "hs_fraction", "fixes", NULL });

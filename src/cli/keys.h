@@ -89,7 +89,7 @@
  X(TR_SHIFT, "traffic.shift", KT_INT, "1", -1e9, 1e9, "Shift pattern only: destination = (source + shift) mod N.") \
  X(TR_SCENARIO, "traffic.scenario", KT_NAME, "none", 0, 0, "Scenario laid over the pattern (hot-spots, bursts): see `icnsim --list`.") \
  X(TR_HS_FRACTION, "traffic.hs_fraction", KT_DOUBLE, "0.1", 0, 1, "Scenarios hotspot and hs-region: fraction of end nodes that send to the hot-spots (chosen at random, never a hot-spot themselves).") \
- X(TR_HS_COUNT, "traffic.hs_count", KT_INT, "1", 1, 1e6, "Scenario hotspot only: number of hot-spot destinations.") \
+ X(TR_HS_COUNT, "traffic.hs_count", KT_INT, "1", 1, 1e6, "Scenario hotspot only: number of hot-spot destinations (with traffic.hs_nodes given and this key not: as many as it lists).") \
  X(TR_HS_NODES, "traffic.hs_nodes", KT_LIST, "600 3400 5200 9500", 0, 0, "Hot-spot node ids as given for an 11664-node network; for N nodes each id i maps to floor(i * N / 11664). Space separated.") \
  X(TR_HS_START, "traffic.hs_start", KT_TIME, "0", 0, 1e18, "Time the hot-spot sources (hotspot, hs-region, ihs and the presets) start sending to their hot destinations; before it they follow the pattern.") \
  X(TR_HS_PERIOD, "traffic.hs_period", KT_TIME, "0", 0, 1e18, "Scenarios hotspot, hs10-1, hs25-1, hs10-4, hs25-4: the hot-spots move every period from traffic.hs_start on, to the next traffic.hs_count nodes of a random order (drawn from the seed) of the nodes that are not sources; the sources follow (Gran et al.'s moving hot-spots). The first period's hot-spots are drawn so too: traffic.hs_nodes then only stay out of the sources. 0 = they never move.") \

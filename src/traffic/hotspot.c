@@ -173,6 +173,9 @@ static void setup_ihs(sim_t *s, cfg_t *c)
     hs_t *h = hs_common(s, c);
     h->K = ft->K;
     h->groups = ft->N / (ft->K * ft->K);
+    if (h->groups > ft->K * ft->K)   /* dst_ihs gives distinct hot ports to at most K^2 groups */
+        cfg_fail(c, K_TR_SCENARIO, "ihs gives each stage-2 group its own hot port, which %u groups (K = %u) cannot have: "
+                 "at most K^2 = %u (a 3-stage fat-tree)", h->groups, ft->K, ft->K * ft->K);
     uint8_t *taken = xcalloc(s->nnodes, 1);
     hs_exclude_idle(s, &h->win, taken);
     double frac = cfg_double(c, K_TR_IHS_FRACTION);
