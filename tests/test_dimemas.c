@@ -92,6 +92,7 @@ TEST(dimemas_whole_trace_checks_name_the_line)
         { H2 "d:1:5:2:0:7\n1:0:0:0.1\n", ":2: a communicator names a task beyond the trace's" },
         { "1:0:0:0.1\nd:1:5:2:0:7\n1:1:0:0.1\n", ":2: a communicator names a task beyond the trace's" },
         { H2 "1:0:0:0.1\n1:1:0\0:0.1\n", ":3: a NUL byte in the line" },
+        { H2 "1:0:0:0.000001\n1:0:1:0.000005\n", ":3: a second thread of the task" },
     };
 #undef H2
     char path[] = "/tmp/icnsim-dim-XXXXXX";
@@ -111,6 +112,9 @@ TEST(dimemas_whole_trace_checks_name_the_line)
         "#DIMEMAS:\"t\":1,0:2(1,1),0\n10:0:0:0:5:0:0:8:8\n10:1:0:0:5:0:0:8:8\nd:1:5:2:0:1\n",
         "#DIMEMAS:\"t\":1,0:2(1,1),0\r\n\r\n3:0:0:1:0:8:0:0:1\r\n3:0:0:1:0:8:0:0:2\r\n2:1:0:0:0:8:0:0:0\r\n",
         "#DIMEMAS:\"t\":1,0:2(1,1),0\nd:1:5:2:0:1\nd:1:5:2:0:1\n10:0:0:0:5:0:0:8:8\n10:1:0:0:5:0:0:8:8\n",   /* a repeated definition */
+        /* an immediate reduce and its waits (sync 2), whose root field is a 0/1 flag as prv2dim writes it */
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\nd:1:5:1:1\n10:1:0:10:5:1:0:8:8\n10:1:0:10:5:0:0:8:8:2\n",
+        "#DIMEMAS:\"x3(y)\":1,0:2(1,1),0\n2:0:0:1:0:8:1:0:0\n3:1:0:0:0:8:1:0:0\n",   /* "3(" in the name: still 2 tasks */
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         size_t len = strlen(good[i]);

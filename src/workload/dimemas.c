@@ -15,7 +15,8 @@
  *                                            the wait of an immediate one (no operation: it ran at its start)
  *   20:task:thread:type:value[:...]          event (ignored)
  *   s:...                                    offset table (ignored)
- * Tasks are numbered from 0; one thread per task (thread 0 or 1). The peer's
+ * Tasks are numbered from 0; one thread per task (0 or 1, the same in all of
+ * its records: a task with records of both is refused). The peer's
  * and root's threads and a point-to-point communicator are not used: any
  * integer is read there (prv2dim writes -1 in waits).
  *
@@ -75,6 +76,7 @@ typedef struct dtask {
     uint32_t *irq, nirq, irq_cap;   /* first pass: the (source, tag) pairs of its immediate receives not yet waited for */
     struct cinst { uint64_t comm, k, n; } *ci;   /* per communicator it used: its collectives with a root, and all, so far */
     uint32_t nci;
+    uint8_t thread;            /* first pass: 1 + the thread its records name (0: none yet) */
 } dtask_t;
 
 /* A communicator: its tasks in rank order, and (task << 32 | rank) sorted,
@@ -284,7 +286,8 @@ static const char *comm_read(char *line, comm_t *c)
 static const char *coll_check(const comm_t *c, const rec_t *x)
 {
     if (comm_rank(c, x->task) == c->n) return "the task is not in the collective's communicator";
-    if (root_kind(x->v[0]) == ROOT_TASK && comm_rank(c, x->v[2]) == c->n) return "the root is not in the communicator";
+    /* an immediate one's wait (sync 2) holds a 0/1 flag there, even for a reduce, as prv2dim writes it */
+    if (root_kind(x->v[0]) == ROOT_TASK && !x->gwait && comm_rank(c, x->v[2]) == c->n) return "the root is not in the communicator";
     return NULL;
 }
 
@@ -385,7 +388,8 @@ static int scan(dim_t *d)
         off_t next = ftello(d->f);
         if (len == TEXT_LINE_NUL) { fail(d, ln, "a NUL byte in the line (not a text file?)"); goto out; }
         if (skipped(line)) {
-            const char *g = line[0] == '#' ? strchr(line, '(') : NULL;
+            const char *q = strrchr(line, '"');   /* after the quoted name, which may hold a '(' */
+            const char *g = line[0] == '#' ? strchr(q ? q : line, '(') : NULL;
             if (g && !d->ntasks) {   /* "...:N(...)": N tasks */
                 const char *p = g;
                 while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
@@ -430,6 +434,11 @@ static int scan(dim_t *d)
         }
         if (task + 1 > maxtask) maxtask = (uint32_t)task + 1;
         dtask_t *dt = &d->task[task];
+        if (dt->thread && dt->thread != x.thr + 1) {   /* prv2dim numbers threads from 0; both would merge into one stream */
+            fail(d, ln, "a second thread of the task (one thread per task is replayed)");
+            goto out;
+        }
+        dt->thread = (uint8_t)(x.thr + 1);
         if ((x.type == 2 || x.type == 3) && (!peer_ln || x.v[0] > maxpeer)) { maxpeer = x.v[0]; peer_ln = ln; }
         if (x.type == 3 && x.v[5] == 1) {   /* an immediate receive: its wait must find it */
             if (dt->nirq + 2 > dt->irq_cap) dt->irq = xrealloc(dt->irq, (dt->irq_cap = dt->irq_cap ? 2 * dt->irq_cap : 8) * sizeof *dt->irq);
@@ -444,7 +453,7 @@ static int scan(dim_t *d)
         } else if (x.type == 10) {
             const comm_t *c = comm_find(d, x.v[1]);
             if (c && (why = coll_check(c, &x))) { fail(d, ln, why); goto out; }
-            uint64_t root = root_kind(x.v[0]) == ROOT_TASK ? x.v[2] : 0;
+            uint64_t root = root_kind(x.v[0]) == ROOT_TASK && !x.gwait ? x.v[2] : 0;
             if (!c) {
                 uint32_t i = 0;
                 while (i < nearly && early[i].id != x.v[1]) i++;
