@@ -445,6 +445,10 @@ TEST(ib_files_malformed)
         { SW2 "[3]\t\"H-01\"[3]\n" CA("02", "1", "2") CA("03", "2", "4"), NULL, ":4: no Ca record declares the peer" },
         { SW2 CA("02", "1", "2") "Ca\t1 \"H-03\"\n[1](3) \t\"S-09\"[2]\t# lid 4 lmc 0\n", NULL, ":7: no Switch record declares the peer" },
         { SW2 CA("02", "1", "2") CA("03", "2", "4x"), NULL, ":7: expected a unicast LID" },
+        /* given LIDs as a subnet manager assigns them, each error at the CA port's line */
+        { SW2 CA("02", "1", "2") CA("03", "2", "2"), NULL, ":7: this CA port's LIDs overlap those of the CA port on line 5" },
+        { SW2 "Ca\t1 \"H-02\"\n[1](02) \t\"S-01\"[1]\t# lid 3 lmc 1\n" "Ca\t1 \"H-03\"\n[1](03) \t\"S-01\"[2]\t# lid 4 lmc 1\n",
+          NULL, ":5: the LID is not a multiple of 2^LMC" },
 #undef SW2
 #undef CA
         { "Switch\t4 \"S-01\"\n[1]\t\"H-02\"[1]\n\nCa\t1 \"H-02\"\n[1](3) \t\"S-01\"[1]\t# lid 1 lmc 0\n",

@@ -25,6 +25,14 @@ typedef struct rnode { int sw; uint64_t guid; uint32_t nports, line; uint64_t li
 typedef struct rport { uint32_t node, port, rport, line; uint64_t rguid, pguid; uint32_t lid; int lmc, rsw; char rate[8]; } rport_t;
 
 static const char *fname;
+
+typedef struct lidline { uint32_t lid, line; } lidline_t;   /* a CA port's LID and its line */
+
+static int by_lid(const void *a, const void *b)
+{
+    const lidline_t *x = a, *y = b;
+    return x->lid < y->lid ? -1 : x->lid > y->lid;
+}
 _Noreturn static void bad(int line, const char *what)
 {
     fprintf(stderr, "icnsim: %s:%d: %s\n", fname, line, what);
@@ -240,6 +248,7 @@ static void build(sim_t *s, cfg_t *c)
         if (nd[i].sw) { ib->sw_guid[idx[i]] = nd[i].guid; ib->sw_name[idx[i]] = nd[i].name; nd[i].name = NULL; }
     int lids_ok = 1;
     uint32_t n = 0, some_lid = 0, no_lid = 0;   /* lines of a CA port with a LID, and of one without */
+    lidline_t *ll = xmalloc((N + 1) * sizeof *ll);
     for (uint32_t k = 0; k < np; k++) {
         rport_t *r = &pt[k];
         uint32_t peer = ICN_NIL;   /* the switch at the far end */
@@ -272,6 +281,7 @@ static void build(sim_t *s, cfg_t *c)
             ib->ca_port[n] = r->port;
             ib->ca_name[n] = nd[r->node].name ? strdup(nd[r->node].name) : NULL;
             ib->lid[n] = r->lid;
+            ll[n] = (lidline_t){ r->lid, r->line };
             if (!r->lid) lids_ok = 0;
             *(r->lid ? &some_lid : &no_lid) = r->line;
             if (r->lmc >= 0) {
@@ -296,6 +306,23 @@ static void build(sim_t *s, cfg_t *c)
     /* a fabric discovered before its subnet manager ran has no LIDs (icnsim
      * assigns them); one with LIDs must have them all */
     if (some_lid && no_lid) bad((int)no_lid, "a CA port without a LID (none given, or 0) in a fabric whose other CA ports have LIDs");
+    /* given LIDs: each CA port's 2^LMC from a base aligned to it (so within
+     * the unicast range, 0xC000 being aligned), shared with no other port */
+    if (lids_ok) {
+        uint32_t span = 1u << (ib->lmc > 0 ? ib->lmc : 0);
+        char why[160];
+        for (uint32_t k = 0; k < n; k++) {
+            if (ll[k].lid & (span - 1)) bad((int)ll[k].line, "the LID is not a multiple of 2^LMC (a CA's base LID is aligned to its LMC)");
+        }
+        qsort(ll, n, sizeof *ll, by_lid);
+        for (uint32_t k = 1; k < n; k++)
+            if (ll[k].lid < ll[k - 1].lid + span) {
+                uint32_t a = ll[k].line > ll[k - 1].line ? ll[k].line : ll[k - 1].line, b = ll[k].line ^ ll[k - 1].line ^ a;
+                snprintf(why, sizeof why, "this CA port's LIDs overlap those of the CA port on line %u", b);
+                bad((int)a, why);
+            }
+    }
+    free(ll);
     if (!lids_ok) { free(ib->lid); ib->lid = NULL; }
     for (uint32_t i = 0; i < nn; i++) free(nd[i].name);
     free(nd); free(pt); free(idx); free(gi);
