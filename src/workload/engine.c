@@ -119,6 +119,89 @@ static void arrive(sim_t *s, uint32_t r, uint32_t m)
     LIST_APPEND(w->msg, k->ux_head, k->ux_tail, m);
 }
 
+/* ---- the order of one source's messages with one tag (wseq_t) ---- */
+
+static inline uint32_t seq_slot(uint32_t src, uint32_t tag, uint32_t cap)
+{
+    return (src * 2654435761u ^ tag * 0x85ebca6bu) & (cap - 1);
+}
+
+static uint32_t seq_find(const wrank_t *k, uint32_t src, uint32_t tag)
+{
+    for (uint32_t i = k->seq_cap ? seq_slot(src, tag, k->seq_cap) : 0; k->seq_cap; i = (i + 1) & (k->seq_cap - 1)) {
+        if (!k->seq[i].sent) return ICN_NIL;
+        if (k->seq[i].src == src && k->seq[i].tag == tag) return i;
+    }
+    return ICN_NIL;
+}
+
+static void seq_put(wrank_t *k, wseq_t e)
+{
+    uint32_t i = seq_slot(e.src, e.tag, k->seq_cap);
+    while (k->seq[i].sent) i = (i + 1) & (k->seq_cap - 1);
+    k->seq[i] = e;
+}
+
+/* The next number of a message from src to rank k with tag. */
+static uint32_t seq_next(wrank_t *k, uint32_t src, uint32_t tag)
+{
+    uint32_t i = seq_find(k, src, tag);
+    if (i != ICN_NIL) return k->seq[i].sent++;
+    if (2 * (k->seq_n + 1) > k->seq_cap) {
+        wseq_t *old = k->seq;
+        uint32_t oc = k->seq_cap;
+        k->seq_cap = oc ? 2 * oc : 8;
+        k->seq = xcalloc(k->seq_cap, sizeof *k->seq);
+        for (uint32_t j = 0; j < oc; j++)
+            if (old[j].sent) seq_put(k, old[j]);
+        free(old);
+    }
+    k->seq_n++;
+    seq_put(k, (wseq_t){ src, tag, 1, 0 });
+    return 0;
+}
+
+/* Remove slot i, then put back the rest of its cluster (linear probing). */
+static void seq_del(wrank_t *k, uint32_t i)
+{
+    uint32_t m = k->seq_cap - 1;
+    k->seq[i].sent = 0;
+    k->seq_n--;
+    for (uint32_t j = (i + 1) & m; k->seq[j].sent; j = (j + 1) & m) {
+        wseq_t e = k->seq[j];
+        k->seq[j].sent = 0;
+        seq_put(k, e);
+    }
+}
+
+/* Message m reached its rank: it arrives (arrive()) in its order among its
+ * source's messages with its tag, and so do those it held back. */
+static void deliver(sim_t *s, uint32_t m)
+{
+    wl_t *w = s->wl;
+    const uint32_t r = w->msg[m].dst, src = w->msg[m].src, tag = w->msg[m].tag;
+    wrank_t *k = &w->rank[r];
+    uint32_t i = seq_find(k, src, tag);
+    if (w->msg[m].seq != k->seq[i].recvd) {   /* an earlier one is still on its way */
+        w->msg[m].next = k->held;
+        k->held = m;
+        return;
+    }
+    for (;;) {
+        uint32_t next = ++k->seq[i].recvd;
+        int last = next == k->seq[i].sent;
+        if (last) seq_del(k, i);
+        arrive(s, r, m);
+        if (last) return;
+        i = seq_find(k, src, tag);   /* arrive may have let the rank send to itself, growing the table */
+        uint32_t *p = &k->held;
+        while (*p != ICN_NIL && !(w->msg[*p].src == src && w->msg[*p].tag == tag && w->msg[*p].seq == next)) p = &w->msg[*p].next;
+        if (*p == ICN_NIL) return;
+        m = *p;
+        *p = w->msg[m].next;
+    }
+}
+
 /* Post a receive: an unexpected message may complete it at once. Returns
  * the request (done or not). */
 static uint32_t post_recv(wl_t *w, uint32_t r, uint32_t src, uint32_t tag, int step)
@@ -161,9 +244,9 @@ static void post_send(sim_t *s, uint32_t r, uint32_t to, uint32_t tag, uint64_t 
 {
     wl_t *w = s->wl;
     uint32_t m = msg_new(w);
-    w->msg[m] = (wmsg_t){ r, to, tag, ICN_NIL, bytes, (uint8_t)blocking, (uint8_t)step };
+    w->msg[m] = (wmsg_t){ r, to, tag, ICN_NIL, bytes, (uint8_t)blocking, (uint8_t)step, seq_next(&w->rank[to], r, tag) };
     w->sent_msgs++;
-    if (to == r) { arrive(s, to, m); return; }
+    if (to == r) { deliver(s, m); return; }
     uint32_t n = w->rank[r].node;
     wnode_t *nd = &w->node[n];
     LIST_APPEND(w->msg, nd->head, nd->tail, m);
@@ -311,7 +394,7 @@ static void wl_msg_done(sim_t *s, uint32_t id)
     if (m == ICN_NIL) return;
     w->map[id] = ICN_NIL;
     w->inflight--;
-    arrive(s, w->msg[m].dst, m);
+    deliver(s, m);
     check_stuck(s);
 }
 

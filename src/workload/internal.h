@@ -11,7 +11,15 @@ typedef struct wmsg {          /* a message between ranks */
     uint64_t bytes;
     uint8_t blocking;          /* a blocking SEND: its rank waits for the last packet to leave */
     uint8_t step;              /* a collective step's send */
+    uint32_t seq;              /* its number among its source's messages to its rank with its tag */
 } wmsg_t;
+
+/* MPI's non-overtaking rule: messages of one source to a rank with one tag
+ * are received in the order they were sent, whatever order the network
+ * delivers them in (adaptive routing, several paths). Per receiving rank, an
+ * open-addressing table of the (source, tag) pairs with messages in flight:
+ * how many were sent and how many received (sent = 0: an empty slot). */
+typedef struct wseq { uint32_t src, tag, sent, recvd; } wseq_t;
 
 typedef struct wreq {          /* a posted receive */
     uint32_t src, tag, next;
@@ -26,6 +34,9 @@ typedef struct wrank {
     uint32_t step_pending;     /* the same of the collective step under way */
     uint32_t posted;           /* receives posted and not yet waited for, in order */
     uint32_t ux_head, ux_tail; /* messages that arrived before their receive */
+    uint32_t held;             /* messages that arrived before an earlier one of their source and tag (a list) */
+    wseq_t *seq;               /* see wseq_t */
+    uint32_t seq_cap, seq_n;
     uint32_t wait_req, wait_peer, wait_tag;
     simtime_t since;           /* blocked since */
     simtime_t comm, compute, finish;

@@ -102,7 +102,7 @@ void wl_setup(sim_t *s, cfg_t *c)
     w->rank = xcalloc(n, sizeof *w->rank);
     w->node = xmalloc(s->nnodes * sizeof *w->node);
     for (uint32_t i = 0; i < s->nnodes; i++) w->node[i] = (wnode_t){ ICN_NIL, ICN_NIL, ICN_NIL };
-    for (uint32_t r = 0; r < n; r++) w->rank[r].posted = w->rank[r].ux_head = w->rank[r].ux_tail = ICN_NIL;
+    for (uint32_t r = 0; r < n; r++) w->rank[r].posted = w->rank[r].ux_head = w->rank[r].ux_tail = w->rank[r].held = ICN_NIL;
     map_ranks(s, c, w);
 }
 
@@ -111,6 +111,7 @@ void wl_free(sim_t *s)
     wl_t *w = s->wl;
     if (!w) return;
     if (w->src_state) w->src->close(w->src_state);
+    for (uint32_t r = 0; r < w->nranks; r++) free(w->rank[r].seq);
     free(w->rank); free(w->node); free(w->msg); free(w->req); free(w->map);
     free(w);
     s->wl = NULL;

@@ -9,7 +9,10 @@
  * completes when its last packet has left the node (eager protocol). A
  * receive completes when the whole message has arrived; messages are matched
  * to receives in order by (source, tag), MPI-style, and a message that
- * arrives before its receive is posted waits as unexpected. A rank's time
+ * arrives before its receive is posted waits as unexpected. Messages of one
+ * source with one tag are received in the order they were sent (MPI's
+ * non-overtaking rule): one that the network delivers before an earlier one
+ * waits for it. A rank's time
  * is its operations' compute time plus the time it waits. */
 #ifndef ICN_WORKLOAD_H
 #define ICN_WORKLOAD_H
