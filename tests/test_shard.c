@@ -241,3 +241,27 @@ TEST(sweep_refuses_points_of_another_input_file)
     free(before);
     free(after);
 }
+
+/* A merge that finds a point's row damaged (here: cut to three fields, its
+ * marker rewritten to match) exits 1 and leaves no temporary summary file. */
+TEST(sweep_merge_error_leaves_no_temporary_file)
+{
+    char dir[128] = "", cmd[2048], out[4096];
+    test_tmpdir(dir, sizeof dir, "sweepmerge");
+    const char *sw = "sweep -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us -s load=0.2,0.5";
+    snprintf(cmd, sizeof cmd, "%s %s -o %s/m", icnsim_bin(), sw, dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "sweep: %s", out);
+    snprintf(cmd, sizeof cmd,
+             "cd %s/m/points/0001 && head -1 summary.csv > s && echo a,b,c >> s && mv s summary.csv && "
+             "python3 -c \"import functools as f; h = lambda n: '%%016x' %% f.reduce(lambda a, b: ((a ^ b) * 0x100000001b3) %% 2**64, "
+             "open(n, 'rb').read(), 0xcbf29ce484222325); "
+             "open('complete', 'w').write('icnsim point complete\\nconfig.ini %%s\\nsummary.csv %%s\\n' %% (h('config.ini'), h('summary.csv')))\"",
+             dir);
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "damaging the point: %s", out);
+    snprintf(cmd, sizeof cmd, "%s %s -o %s/m", icnsim_bin(), sw, dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 1 && strstr(out, "a summary row with 3 fields"), "merge of a damaged row: status %d: %s", rc, out);
+    snprintf(cmd, sizeof cmd, "ls %s/m | grep -c tmp", dir);
+    run_cmd(cmd, out, sizeof out);
+    CHECK(atoi(out) == 0, "temporary files left in %s/m: %s", dir, out);
+}

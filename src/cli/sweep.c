@@ -484,6 +484,7 @@ static int merge(sweep_t *sw, int quiet)
         cfg_free(&c);
         if (!line || !line[1] || !complete) {
             fprintf(stderr, "icnsim: %s: results of point %ld changed while the sweep ran; run the sweep again\n", p2, pt);
+            out_discard(&of);
             exit(EXIT_INTERNAL);
         }
         line++;
@@ -498,6 +499,7 @@ static int merge(sweep_t *sw, int quiet)
         int m = 1 + K__COUNT;    /* first metric column */
         if (nf < m + 10) {
             fprintf(stderr, "icnsim: %s: a summary row with %d fields, fewer than a result has; delete the point to recompute it\n", p2, nf);
+            out_discard(&of);
             exit(EXIT_INTERNAL);
         }
         if (!strcmp(f[m], "deadlock")) any_deadlock = 1;

@@ -31,6 +31,13 @@ void out_close(outfile_t *o)
     }
 }
 
+void out_discard(outfile_t *o)
+{
+    if (o->f) fclose(o->f);
+    o->f = NULL;
+    unlink(o->tmp);
+}
+
 void out_sync_dir(const char *dir)
 {
     int fd = open(dir, O_RDONLY | O_DIRECTORY);

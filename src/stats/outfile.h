@@ -19,6 +19,9 @@ FILE *out_open(outfile_t *o, const char *dir, const char *name);
 /* Check every write, sync, and rename into place; exits with status 1
  * naming the path on any failure (the temporary file is removed). */
 void out_close(outfile_t *o);
+/* Give the file up: the temporary file goes, the target stays as it was
+ * (before an exit on an error found while writing). */
+void out_discard(outfile_t *o);
 /* Sync a directory, so that renames into it are durable before a later
  * file (a completion marker) is written. */
 void out_sync_dir(const char *dir);
