@@ -310,9 +310,7 @@ TEST(cli_same_seed_same_bytes_any_worker_count)
              "python3 -c \"import csv; r = list(csv.reader(open('summary.csv'))); i = r[0].index('queuing.queue_size'); "
              "csv.writer(open('summary.csv', 'w', newline=''), lineterminator='\\n').writerows([x[:i] + x[i + 1:] for x in r])\" && "
              /* the older version wrote its completion marker over its own files */
-             "python3 -c \"import functools as f; h = lambda n: '%%016x' %% f.reduce(lambda a, b: ((a ^ b) * 0x100000001b3) %% 2**64, "
-             "open(n, 'rb').read(), 0xcbf29ce484222325); "
-             "open('complete', 'w').write('icnsim point complete\\nconfig.ini %%s\\nsummary.csv %%s\\n' %% (h('config.ini'), h('summary.csv')))\" && "
+             TEST_REMARK_POINT " && "
              "sed -i 's/^# seed = 1$/seed = 7/' ../0001/config.ini) && "
              "%s sweep -j 2 -o %s/s2 %s -s load=0.2:0.4:1.0 -s traffic.process=bernoulli,poisson",
              tmp(), icnsim_bin(), tmp(), common);

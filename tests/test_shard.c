@@ -252,10 +252,7 @@ TEST(sweep_merge_error_leaves_no_temporary_file)
     snprintf(cmd, sizeof cmd, "%s %s -o %s/m", icnsim_bin(), sw, dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "sweep: %s", out);
     snprintf(cmd, sizeof cmd,
-             "cd %s/m/points/0001 && head -1 summary.csv > s && echo a,b,c >> s && mv s summary.csv && "
-             "python3 -c \"import functools as f; h = lambda n: '%%016x' %% f.reduce(lambda a, b: ((a ^ b) * 0x100000001b3) %% 2**64, "
-             "open(n, 'rb').read(), 0xcbf29ce484222325); "
-             "open('complete', 'w').write('icnsim point complete\\nconfig.ini %%s\\nsummary.csv %%s\\n' %% (h('config.ini'), h('summary.csv')))\"",
+             "cd %s/m/points/0001 && head -1 summary.csv > s && echo a,b,c >> s && mv s summary.csv && " TEST_REMARK_POINT,
              dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "damaging the point: %s", out);
     snprintf(cmd, sizeof cmd, "%s %s -o %s/m", icnsim_bin(), sw, dir);

@@ -23,6 +23,14 @@ int cube_walk(sim_t *s, uint32_t a, uint32_t b, walk_pick_fn pick, void *arg);
 /* A fresh directory /tmp/icnsim-<tag>-<pid>, made once into buf (n bytes)
  * on the first call; returns buf. */
 const char *test_tmpdir(char *buf, size_t n, const char *tag);
+/* A shell command (for run_cmd, inside a printf format: its %% are doubled)
+ * that rewrites, in the current directory, a sweep point's completion marker
+ * over its config.ini and summary.csv as they are (FNV-1a, as icnsim writes
+ * it): a point edited by a test then reads as complete. */
+#define TEST_REMARK_POINT \
+    "python3 -c \"import functools as f; h = lambda n: '%%016x' %% f.reduce(lambda a, b: ((a ^ b) * 0x100000001b3) %% 2**64, " \
+    "open(n, 'rb').read(), 0xcbf29ce484222325); " \
+    "open('complete', 'w').write('icnsim point complete\\nconfig.ini %%s\\nsummary.csv %%s\\n' %% (h('config.ini'), h('summary.csv')))\""
 /* The icnsim under test: $ICNSIM (make test sets it), else ./icnsim. */
 const char *icnsim_bin(void);
 /* Run icnsim on an INI file with -s sets, then -s more (NULL-ended lists,
