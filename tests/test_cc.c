@@ -385,12 +385,21 @@ TEST(cc_bad_input_is_refused)
         { "-s cc.mode=iba -s switch.buffer=1024MB", "31 bits" },
         { "-s cc.mode=iba -s nic.queues=shared", "no effect" },   /* CC sends through flows */
         { "-s nic.queues=shared", "no effect" },                  /* one VC: a single queue anyway */
+        /* per SL, the state is the injection VC's: not with a routing that owns the VCs, nor past 16 */
+        { "-s cc.mode=iba -s cc.port_control=sl -s topology.type=torus -s topology.k=4 -s topology.n=2 "
+          "-s routing.algorithm=dor-dateline -s switch.vcs=2 -s traffic.scenario=none", "use cc.port_control = flow" },
+        { "-s cc.mode=iba -s cc.port_control=sl -s switch.vcs=20 -s queuing.scheme=dbbm -s switch.buffer=400KB", "at most 16" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us %s", icnsim_bin(), bad[i].args);
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, bad[i].needle), "'%s': status %d: %s", bad[i].args, rc, out);
     }
+    /* a linear CCT to a delay no entry can hold (shift 0, multiplier 16383 packet times) is said to go flat */
+    snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us -s cc.mode=iba -s cc.max_delay=1ms "
+             "-s packet.mtu=256B", icnsim_bin());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && strstr(out, "cc.max_delay = 1000.000 us") && strstr(out, "stops growing"),
+          "a clipped CCT is not reported: %s", out);
     /* CCT files: empty, non-monotonic, malformed, too short */
     static const struct { const char *text, *needle; } files[] = {
         { "# nothing\n", "no entries" },

@@ -62,6 +62,9 @@ TEST(cli_bad_configs_are_rejected)
     expect_error("[traffic]\nlong_fraction = 0.1\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.long_fraction", "long_size", NULL });
     expect_error("[traffic]\nlong_size = 400B\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.long_size", "no effect", NULL });
     expect_error("[switch]\nbuffer = 5KB\ngranularity = 3KB\n", "", 2, (const char *[]){ "bad.ini:3", "switch.granularity", NULL });
+    expect_error("[packet]\nmtu = 4000B\n[switch]\ngranularity = 4096B\n[nic]\nbuffer = 4000B\n", "", 2,
+                 (const char *[]){ "bad.ini:6", "nic.buffer", "units of switch.granularity", NULL });
+    expect_error("[switch]\nbuffer = 3072MB\n", "", 2, (const char *[]){ "bad.ini:2", "switch.buffer", "2 GB", NULL });
     expect_error("[routing]\nalgorithm = dor\n", "", 2, (const char *[]){ "routing.algorithm", "k-ary n-cubes", NULL });
     expect_error("include = nothere.ini\n", "", 2, (const char *[]){ "bad.ini:1", "nothere.ini", NULL });
     /* a file included again and again, level after level, is refused before it multiplies the work */

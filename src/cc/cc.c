@@ -87,6 +87,14 @@ void cc_setup(sim_t *s, cfg_t *c)
     const char *pc = cfg_is_set(c, K_CC_PORT_CONTROL) ? cfg_str(c, K_CC_PORT_CONTROL) : p->per_sl ? "sl" : "flow";
     if (!strcmp(pc, "sl")) cc->per_sl = 1;
     else if (strcmp(pc, "flow")) cfg_fail(c, K_CC_PORT_CONTROL, "must be flow or sl");
+    /* per SL, a source's state is its injection VC's: the SL only while the
+     * queuing scheme picks it among at most 16 (a routing that owns the VCs,
+     * such as lft with path SLs, injects everything on VC 0) */
+    if (cc->per_sl && (s->routing->owns_vcs || s->nvc > CC_NSL))
+        cfg_fail(c, cfg_is_set(c, K_CC_PORT_CONTROL) ? K_CC_PORT_CONTROL : K_CC_PRESET,
+                 "sl keeps a source's state per injection VC, which is its SL only with a queuing scheme's VCs, at most %u "
+                 "(routing %s%s, switch.vcs = %u): use cc.port_control = flow", CC_NSL, s->routing->name,
+                 s->routing->owns_vcs ? " chooses the VCs itself" : "", s->nvc);
     cc->increase = (uint32_t)key_or(c, K_CC_CCTI_INCREASE, p->increase);
     cc->timer = (simtime_t)key_or(c, K_CC_CCTI_TIMER, p->timer) * 1024000;   /* units of 1.024 us */
     cc->ccti_min = (uint32_t)key_or(c, K_CC_CCTI_MIN, p->min);

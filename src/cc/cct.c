@@ -33,6 +33,9 @@ static void linear(cc_t *cc, simtime_t max_delay)
 {
     unsigned shift = 3;
     while (shift > 0 && (double)max_delay / (double)(cc->tp >> shift) > 0x3fff) shift--;
+    if ((double)max_delay / (double)cc->tp > 0x3fff)   /* entry() caps the multiplier: the table goes flat there */
+        fprintf(stderr, "icnsim: warning: cc: cc.max_delay = %.3f us is more than a CCT entry holds at this packet time "
+                "(16383 x %.4f us = %.3f us): the table stops growing there\n", max_delay / 1e6, cc->tp / 1e6, 0x3fff * (cc->tp / 1e6));
     double unit = (double)(cc->tp >> shift);
     for (uint32_t i = 0; i <= cc->ccti_limit; i++) {
         double ird = cc->ccti_limit ? (double)max_delay * i / cc->ccti_limit : 0;

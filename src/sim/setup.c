@@ -75,6 +75,8 @@ void sim_setup(sim_t *s, cfg_t *c)
 static void packet_buffers(sim_t *s, cfg_t *c)
 {
     uint64_t swbuf = cfg_u64(c, K_SW_BUFFER), nicbuf = cfg_u64(c, K_NIC_BUFFER);
+    if (swbuf / s->nvc > INT32_MAX || nicbuf / s->nvc > INT32_MAX)   /* credits are 31-bit counters */
+        cfg_fail(c, swbuf / s->nvc > INT32_MAX ? K_SW_BUFFER : K_NIC_BUFFER, "a VC of more than 2 GB (2^31 - 1 bytes) is not supported");
     s->vc_cap_sw = (uint32_t)(swbuf / s->nvc);
     s->vc_cap_nic = (uint32_t)(nicbuf / s->nvc);
     if (occ_bytes(s, s->mtu) > s->vc_cap_sw / s->gran * s->gran && s->gran > 1)
@@ -86,6 +88,9 @@ static void packet_buffers(sim_t *s, cfg_t *c)
     if (s->vc_cap_nic < s->mtu)
         cfg_fail(c, K_NIC_BUFFER, "each of the %u VCs gets %u bytes, less than one packet (packet.mtu = %u bytes)",
                  s->nvc, s->vc_cap_nic, s->mtu);
+    if (occ_bytes(s, s->mtu) > s->vc_cap_nic / s->gran * s->gran && s->gran > 1)   /* a NIC's buffer is charged in units too */
+        cfg_fail(c, K_NIC_BUFFER, "a %u-byte packet takes %u bytes in units of switch.granularity = %u, more than a VC's %u bytes",
+                 s->mtu, occ_bytes(s, s->mtu), s->gran, s->vc_cap_nic);
 }
 
 /* Network state, policies, traffic and statistics, once the topology exists. */

@@ -12,13 +12,14 @@
  * keeps at most nic.flows of them (an HCA's send scheduler is finite too):
  * a message for a new destination beyond that waits, with those generated
  * after it, in the node's (virtual, free) source queue until a flow ends.
- * Memory is thus bounded by nodes x nic.flows x nic.queue_limit messages.
+ * Memory is thus bounded by nodes x nic.flows x nic.queue_limit messages,
+ * plus the flows BECNs create past nic.flows (which also take messages).
  *
  * With multipath routing (src/multipath/) a message's path is chosen when
  * its first packet leaves, and a destination may answer every message with
  * an ACK.
  *
- * Control packets are packets: they take the VC of the packet they answer,
+ * Control packets are packets: they take the SL (injection VC) of the packet they answer,
  * the destination's injection link (ahead of its data), credits and link
  * time at every hop, and can be delayed by congestion. */
 #ifndef ICN_TRANSPORT_H
