@@ -26,6 +26,12 @@ typedef struct rport { uint32_t node, port, rport, line; uint64_t rguid, pguid; 
 
 static const char *fname;
 
+static void free_nodes(rnode_t *nd, uint32_t nn)
+{
+    for (uint32_t i = 0; nd && i < nn; i++) free(nd[i].name);
+    free(nd);
+}
+
 typedef struct lidline { uint32_t lid, line; } lidline_t;   /* a CA port's LID and its line */
 
 static int by_lid(const void *a, const void *b)
@@ -33,9 +39,24 @@ static int by_lid(const void *a, const void *b)
     const lidline_t *x = a, *y = b;
     return x->lid < y->lid ? -1 : x->lid > y->lid;
 }
+/* The reading's allocations (pointers to build()'s own), which bad() frees
+ * before it exits: a refused file leaves nothing allocated behind. */
+static struct parse {
+    struct rnode **nd;
+    uint32_t *nn;
+    void **pt, **gi, **idx, **ll;
+    char **line;
+    FILE **f;
+} P;
+
 _Noreturn static void bad(int line, const char *what)
 {
     fprintf(stderr, "icnsim: %s:%d: %s\n", fname, line, what);
+    if (P.nd) {
+        free_nodes(*P.nd, *P.nn);
+        free(*P.pt); free(*P.gi); free(*P.idx); free(*P.ll); free(*P.line);
+        if (*P.f) fclose(*P.f);
+    }
     exit(2);
 }
 
@@ -154,8 +175,12 @@ static void build(sim_t *s, cfg_t *c)
     if (!f) cfg_fail(c, K_IB_NET_FILE, "cannot open '%s'", fname);
     rnode_t *nd = NULL;
     rport_t *pt = NULL;
+    gl_t *gi = NULL;
+    uint32_t *idx = NULL;
+    lidline_t *ll = NULL;
     uint32_t nn = 0, np = 0, capn = 0, capp = 0;
     char *line = NULL;
+    P = (struct parse){ &nd, &nn, (void **)&pt, (void **)&gi, (void **)&idx, (void **)&ll, &line, &f };
     size_t cap = 0;
     int ln = 0;
     long len;
@@ -219,15 +244,17 @@ static void build(sim_t *s, cfg_t *c)
         pt[np++] = r;
     }
     free(line);
+    line = NULL;
     fclose(f);
+    f = NULL;
     /* switches in file order; CA ports that lead to a switch become nodes */
     uint32_t S = 0, N = 0;
     for (uint32_t i = 0; i < nn; i++) S += nd[i].sw != 0;
     if (!S) bad(ln, "the file has no switches");
     for (uint32_t k = 0; k < np; k++) if (!nd[pt[k].node].sw) N++;
     if (!N) bad(ln, "the file has no CA port connected to a switch");
-    gl_t *gi = guid_index(nd, nn);
-    uint32_t *idx = xmalloc((nn + 1) * sizeof *idx);
+    gi = guid_index(nd, nn);
+    idx = xmalloc((nn + 1) * sizeof *idx);
     for (uint32_t i = 0, w = 0; i < nn; i++) idx[i] = nd[i].sw ? w++ : ICN_NIL;
     uint16_t *nps = xmalloc(S * sizeof *nps);
     for (uint32_t i = 0; i < nn; i++) if (nd[i].sw) nps[idx[i]] = (uint16_t)nd[i].nports;
@@ -248,7 +275,7 @@ static void build(sim_t *s, cfg_t *c)
         if (nd[i].sw) { ib->sw_guid[idx[i]] = nd[i].guid; ib->sw_name[idx[i]] = nd[i].name; nd[i].name = NULL; }
     int lids_ok = 1;
     uint32_t n = 0, some_lid = 0, no_lid = 0;   /* lines of a CA port with a LID, and of one without */
-    lidline_t *ll = xmalloc((N + 1) * sizeof *ll);
+    ll = xmalloc((N + 1) * sizeof *ll);
     for (uint32_t k = 0; k < np; k++) {
         rport_t *r = &pt[k];
         uint32_t peer = ICN_NIL;   /* the switch at the far end */
@@ -322,10 +349,10 @@ static void build(sim_t *s, cfg_t *c)
                 bad((int)a, why);
             }
     }
-    free(ll);
     if (!lids_ok) { free(ib->lid); ib->lid = NULL; }
-    for (uint32_t i = 0; i < nn; i++) free(nd[i].name);
-    free(nd); free(pt); free(idx); free(gi);
+    free_nodes(nd, nn);
+    free(pt); free(idx); free(gi); free(ll);
+    P = (struct parse){ 0 };
     for (uint32_t g = 0; g < s->nports; g++) s->port[g].stage = 1;
     s->radix_k[0] = s->nnodes;
     s->radix_n = 1;
