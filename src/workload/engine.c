@@ -55,7 +55,6 @@ static void advance(sim_t *s, uint32_t r);
 static void unlist(wl_t *w, wrank_t *k, uint32_t q);
 static void sweep_done(wl_t *w, wrank_t *k, int step);
 
-
 static void block(sim_t *s, wrank_t *k, uint8_t state)
 {
     k->state = state;
