@@ -3,6 +3,7 @@
 #include "test.h"
 #include "util.h"
 #include "../src/net/policy.h"
+#include "../src/net/link.h"
 #include "../src/cc/cc.h"
 #include "../src/cc/cct.h"
 #include "../src/transport/transport.h"
@@ -873,6 +874,50 @@ TEST(cc_ended_flows_are_kept_for_the_largest_ird)
         CHECK(got == want, "destination %u (its flow last ended at %llu ps, now %llu): got %llu, want %llu", dst,
               (unsigned long long)last[dst], (unsigned long long)s.now, (unsigned long long)got, (unsigned long long)want);
     }
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* IBA CC marks a packet only if it lost an arbitration for its output at
+ * the head: with several VCs, a head its input port holds back while that
+ * port loses an arbitration for another VC's output, but which requested
+ * nothing itself (no credits downstream), has lost none. One switch, 2 VCs:
+ * input 0 holds A (VC 0, to node 2) and B (VC 1, to node 3, no credits on
+ * either VC); input 1 holds C (VC 0, to node 2) and wins node 2's output. */
+static int forwarded_waited[3];
+static uint32_t forwarded_id[3], nforwarded;
+static void catch_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
+{
+    (void)s; (void)go;
+    if (nforwarded < 3) { forwarded_id[nforwarded] = id; forwarded_waited[nforwarded++] = waited; }
+}
+
+TEST(cc_only_heads_that_requested_lose_an_arbitration)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "switch.vcs=2", "queuing.scheme=dbbm", "load=0", NULL });
+    s.hooks.forward = catch_forward;
+    nforwarded = 0;
+    uint32_t nvc = s.nvc, pk[3];
+    const uint32_t src[3] = { 0, 0, 1 }, dst[3] = { 2, 3, 2 }, vc[3] = { 0, 1, 0 };
+    uint32_t in0 = s.port[s.nic[0].port].peer, in1 = s.port[s.nic[1].port].peer;
+    uint32_t out2 = s.port[s.nic[2].port].peer, out3 = s.port[s.nic[3].port].peer;
+    for (uint32_t v = 0; v < nvc; v++) s.credits[out3 * nvc + v] = 0;   /* node 3 takes nothing yet */
+    s.port[out2].grant_ptr = (uint8_t)s.port[in1].local;                /* input 1 wins node 2's output */
+    for (int k = 0; k < 3; k++) {
+        pk[k] = pkt_alloc(&s);
+        packet_t *p = &s.pkt[pk[k]];
+        memset(p, 0, sizeof *p);
+        *p = (packet_t){ .src = src[k], .dst = dst[k], .size = s.mtu, .next = ICN_NIL, .msg = ICN_NIL, .flow = ICN_NIL,
+                         .out_vc = (uint8_t)vc[k] };   /* the VC chosen upstream, which it enters */
+        switch_arrive(&s, k < 2 ? in0 : in1, pk[k]);
+    }
+    switch_service(&s, 0);
+    CHECK(nforwarded == 1 && forwarded_id[0] == pk[2], "C should leave first (%u forwarded)", nforwarded);
+    const vcq_t *qa = &s.vq[in0 * nvc + 0], *qb = &s.vq[in0 * nvc + 1];
+    CHECK(qa->npk == 1 && qa->lost && qb->npk == 1 && !qb->lost,
+          "A (requested, lost) lost %u; B (requested nothing: no credits) lost %u (queued %u, %u)", qa->lost, qb->lost, qa->npk, qb->npk);
     sim_free(&s);
     cfg_free(&c);
 }

@@ -86,8 +86,8 @@ typedef struct vcq {
     /* the head packet's routing, so allocation never touches packet memory */
     uint32_t head_size;   /* buffer space the head occupies (its size rounded to switch.granularity) */
     uint8_t ncand;        /* candidates of the head, in order of preference */
-    uint8_t pad_;
-    uint16_t tries;       /* arbitrations the head has lost (starvation guard) */
+    uint8_t lost;         /* the head requested an output and was not granted one (IBA CC's marking rule) */
+    uint16_t tries;       /* allocations the head has waited through at a contended input (starvation guard) */
     cand_t cand[MAX_CAND];
 } vcq_t;
 

@@ -103,6 +103,7 @@ static inline void head_load(sim_t *s, sw_t *sw, uint32_t w, unsigned i, vcq_t *
     const packet_t *h = &s->pkt[id];
     q->head_size = occ_bytes(s, h->size);
     q->tries = 0;
+    q->lost = 0;
     if (s->route_at_arrival) {   /* routed when it entered the buffer (switch_arrive) */
         q->ncand = 1;
         q->cand[0] = (cand_t){ (uint8_t)h->out, h->out_vc, FC_VCT, 0 };
@@ -184,7 +185,7 @@ static void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, c
     packet_t *p = &s->pkt[id];
     p->out = c.out;
     p->out_vc = c.ovc;
-    int waited = q->tries > 0;   /* it lost an arbitration for its output at least once */
+    int waited = q->lost;   /* it lost an arbitration for its output at least once */
     uint64_t old = cand_outs(q);
     q->head = q->second;
     if (--q->npk == 0) {
@@ -201,7 +202,7 @@ static void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, c
 void switch_service(sim_t *s, uint32_t w)
 {
     sw_t *sw = &s->sw[w];
-    uint64_t free_out = ~sw->out_busy, in = 0, req[MAX_RADIX];
+    uint64_t free_out = ~sw->out_busy, in = 0, req[MAX_RADIX], reqvc[MAX_RADIX];
     uint8_t match[MAX_RADIX];
     uint32_t nvc = s->nvc, port0 = sw->port0;
     /* Requests: each idle input offers, per VC head, its first available
@@ -209,11 +210,11 @@ void switch_service(sim_t *s, uint32_t w)
     for (uint64_t m = inputs_to_offer(s, sw, free_out); m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
         const vcq_t *q = &s->vq[(port0 + i) * nvc];
-        req[i] = 0;
+        req[i] = reqvc[i] = 0;
         for (uint32_t v = 0; v < nvc; v++) {
             if (!q[v].npk) continue;
             const cand_t *c = first_avail(s, port0, free_out, &q[v]);
-            if (c) req[i] |= 1ull << c->out;
+            if (c) { req[i] |= 1ull << c->out; reqvc[i] |= 1ull << v; }
         }
         if (req[i]) in |= 1ull << i;
     }
@@ -237,8 +238,9 @@ void switch_service(sim_t *s, uint32_t w)
         uint32_t gi = port0 + i;
         port_t *ip = &s->port[gi];
         vcq_t *qs = &s->vq[gi * nvc];
-        if (o == 0xff) {   /* lost the arbitration: count it for the starvation guard */
+        if (o == 0xff) {   /* lost the arbitration: every head waits (the starvation guard), those that requested lost */
             for (uint32_t v = 0; v < nvc; v++) if (qs[v].npk && qs[v].tries < UINT16_MAX) qs[v].tries++;
+            for (uint64_t r = reqvc[i]; r; r &= r - 1) qs[__builtin_ctzll(r)].lost = 1;
             continue;
         }
         /* Round-robin among this input's VCs whose head's first available candidate is o. */
@@ -250,6 +252,7 @@ void switch_service(sim_t *s, uint32_t w)
             if (c && c->out == o) { chosen = v; break; }
         }
         if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
+        for (uint64_t r = reqvc[i] & ~(1ull << chosen); r; r &= r - 1) qs[__builtin_ctzll(r)].lost = 1;   /* its other requests lost */
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
         free_out &= ~(1ull << o);
         grant_head(s, sw, w, i, chosen, *c);
@@ -312,6 +315,7 @@ void switch_service_per_queue(sim_t *s, uint32_t w)
         for (uint32_t r = reqvc[i]; r; r &= r - 1) {
             vcq_t *q = &qs[__builtin_ctz(r)];
             if (q->tries < UINT16_MAX) q->tries++;
+            q->lost = 1;
         }
     }
 }
