@@ -74,6 +74,23 @@ static char *snapshot(const char *dir)
     return strdup(out);
 }
 
+/* Run cmd on sweep directory dir, which must be refused: status 2, the
+ * message naming `says` (and `also`, if not NULL) and that nothing was
+ * changed, and no file of dir written. */
+static void expect_refused(const char *dir, const char *cmd, const char *says, const char *also, const char *label)
+{
+    char out[4096];
+    char *before = snapshot(dir);
+    CHECK(before != NULL, "no snapshot of %s", dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, says) && (!also || strstr(out, also)) && strstr(out, "nothing was changed"),
+          "%s: status %d: %s", label, rc, out);
+    char *after = snapshot(dir);
+    CHECK(after && before && !strcmp(before, after), "%s: the directory changed", label);
+    free(before);
+    free(after);
+}
+
 TEST(sweep_refuses_a_directory_of_another_sweep)
 {
     char dir[128] = "", cmd[1024], out[4096];
@@ -83,8 +100,6 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "first sweep: %s", out);
     char a[300];
     snprintf(a, sizeof a, "%s/a", dir);
-    char *before = snapshot(a);
-    CHECK(before != NULL, "no snapshot of %s", a);
     struct { const char *sets, *says; } bad[] = {
         { "-s load=0.2,0.6 -s seed=1,2", "load = 0.5 there, 0.6 in this sweep" },   /* a swept value changed */
         { "-s load=0.2,0.5 -s seed=1,2 -s traffic.scenario=none", "traffic.scenario" },   /* a fixed key changed */
@@ -93,13 +108,8 @@ TEST(sweep_refuses_a_directory_of_another_sweep)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(cmd, sizeof cmd, "%s %s %s -o %s/a", icnsim_bin(), common, bad[i].sets, dir);
-        int rc = run_cmd(cmd, out, sizeof out);
-        CHECK(rc == 2 && strstr(out, bad[i].says) && strstr(out, "nothing was changed"), "%s: status %d: %s", bad[i].sets, rc, out);
-        char *after = snapshot(a);
-        CHECK(after && before && !strcmp(before, after), "%s: the directory changed", bad[i].sets);
-        free(after);
+        expect_refused(a, cmd, bad[i].says, NULL, bad[i].sets);
     }
-    free(before);
     /* a single run's directory is not a sweep's */
     snprintf(cmd, sizeof cmd, "%s run -q -s topology.k=2 -s topology.stages=2 -s time.warmup=1us -s time.measure=5us -s output.plots=no -o %s/r && "
              "cp %s/r/summary.csv %s/r.csv && %s %s -s load=0.2,0.5 -o %s/r", icnsim_bin(), dir, dir, dir, icnsim_bin(), common, dir);
@@ -232,14 +242,8 @@ TEST(sweep_refuses_points_of_another_input_file)
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "first sweep: %s", out);
     char a[300];
     snprintf(a, sizeof a, "%s/a", dir);
-    char *before = snapshot(a);
     snprintf(cmd, sizeof cmd, "%s %s -s workload.trace=tests/dimemas/pingpong.dim -o %s/a", icnsim_bin(), common, dir);
-    int rc = run_cmd(cmd, out, sizeof out);
-    CHECK(rc == 2 && strstr(out, "holds another sweep") && strstr(out, "workload.trace"), "another trace: status %d: %s", rc, out);
-    char *after = snapshot(a);
-    CHECK(before && after && !strcmp(before, after), "the directory changed");
-    free(before);
-    free(after);
+    expect_refused(a, cmd, "holds another sweep", "workload.trace", "another trace");
 }
 
 /* A merge that finds a point's row damaged (here: cut to three fields, its
