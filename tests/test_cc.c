@@ -560,6 +560,40 @@ TEST(cc_flows_made_by_becns_end_when_they_hold_nothing)
     cfg_free(&c);
 }
 
+/* A node holding nic.flows flows keeps its next message until a flow ends,
+ * unless a BECN makes the flow to that message's destination: the message
+ * then joins it (as a posted send joins its existing QP), rather than wait
+ * for another flow to end. The invariant check (check.invariants) finds a
+ * message waiting beside its flow; a planted one is found too. */
+TEST(cc_becn_made_flow_takes_the_waiting_message)
+{
+    const char *ini = "load = 0.7\nseed = 1\n[time]\nwarmup = 50us\nmeasure = 300us\n[topology]\nk = 4\nstages = 2\n"
+                      "[link]\nbandwidth = 100Gbps\n[switch]\nbuffer = 192KB\n[traffic]\nscenario = hs25-1\n"
+                      "[check]\ninvariants = true\nevery = 1000\n";
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ "cc.mode=iba", "nic.flows=4", NULL });
+    CHECK(sim_run(&s) == 0, "the run broke an invariant (above)");
+    transport_t *t = s.tp;
+    CHECK(t->held_joined > 0, "no waiting message met a flow a BECN made: nothing tested");
+    uint32_t n = 0;
+    while (n < s.nnodes && t->node[n].nflows == 0) n++;
+    if (n < s.nnodes) {   /* plant one: the node's first flow's destination, waited for */
+        tnode_t *tn = &t->node[n];
+        srcmsg_t keep = tn->held;
+        uint32_t nf = tn->nflows;
+        tn->nflows = t->max_flows;
+        for (uint32_t i = 0; i < tn->htcap; i++)
+            if (tn->ht[i].f != ICN_NIL) { tn->held = (srcmsg_t){ 0, tn->ht[i].dst, 1, ICN_NIL, 0 }; break; }
+        tn->held_waits = 1;
+        CHECK(sim_check_invariants(&s, 0) != 0, "a message waiting beside its own flow not found");
+        tn->held = keep, tn->held_waits = 0, tn->nflows = nf;
+    }
+    CHECK(n < s.nnodes, "no node holds a flow at the end");
+    sim_free(&s);
+    cfg_free(&c);
+}
+
 /* With Threshold 15 a lone packet already reaches the threshold; the port
  * VL it leaves empty is no longer congested. */
 TEST(cc_a_queue_that_empties_is_not_congested)

@@ -236,5 +236,6 @@ int sim_check_invariants_of(sim_t *s, int drained, const evq_t *queues, uint32_t
     free(expect);
     if (s->xbar_queue && !s->voq_mode) bad |= check_vc_feeds(s);
     if (s->cc) bad |= check_cc_occupancy(s);
+    bad |= transport_check(s);
     return bad ? -1 : 0;
 }

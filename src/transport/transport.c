@@ -2,6 +2,7 @@
 #include "../core/util.h"
 #include "../net/link.h"
 #include "../net/policy.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,7 +141,31 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     tn->last_f = f;
     if (++tn->nflows > t->flows_peak) t->flows_peak = tn->nflows;
     t->flows_live++;
+    /* A BECN made the flow the node's held message waits for: it joins it
+     * at the node's next service, not when some other flow ends. */
+    if (tn->held_waits && tn->held.dst == dst) {
+        tn->held_waits = 0;
+        t->held_joined++;
+        sim_touch_nic(s, n);
+    }
     return f;
+}
+
+int transport_check(const sim_t *s)
+{
+    const transport_t *t = s->tp;
+    if (!t) return 0;
+    for (uint32_t n = 0; n < s->nnodes; n++) {
+        const tnode_t *tn = &t->node[n];
+        if (!tn->held_waits) continue;
+        if (!tn->held.left || tn->nflows < t->max_flows || ht_find(tn, tn->held.dst) != ICN_NIL) {
+            fprintf(stderr, "invariant: node %u's next message (to %u) waits for a flow to end, but %s\n", n, tn->held.dst,
+                    !tn->held.left ? "it holds none" : tn->nflows < t->max_flows ? "the node has room for a flow"
+                                                                                 : "the flow to its destination exists");
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* ---- ended flows: the end of their last packet, while a BECN could still
@@ -306,7 +331,7 @@ static void pull(sim_t *s, uint32_t n)
     nic_t *c = &s->nic[n];
     transport_t *t = s->tp;
     tnode_t *tn = &t->node[n];
-    if (tn->held_waits) return;   /* nothing changes until a flow ends */
+    if (tn->held_waits) return;   /* nothing changes until a flow ends (or a BECN makes held's) */
     for (;;) {
         if (!tn->held.left) {
             if (c->next_gen > s->now || c->next_gen >= s->end) return;

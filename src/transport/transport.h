@@ -151,6 +151,7 @@ typedef struct transport {
                                  largest IRD); 0: never kept */
     uint32_t min_pkt;         /* bytes of the smallest first packet of a generated message */
     uint8_t no_stall;         /* nodes never stall (tests compare the two ways) */
+    uint64_t held_joined;     /* messages that waited for a flow and joined one a BECN made */
 } transport_t;
 
 static inline flow_t *flow_at(const transport_t *t, uint32_t f)
@@ -179,6 +180,10 @@ simtime_t flow_ended_ready(sim_t *s, uint32_t n, uint32_t dst);
  * join their flows or are dropped, as they would have at their generation
  * times, so the end-of-run counts do not depend on when nodes were served). */
 void transport_sync(sim_t *s, simtime_t until);
+/* Invariant (check.invariants): a node's next message waits for a flow to
+ * end only while it has none to join and the node holds nic.flows. Prints
+ * what broke and returns 1. */
+int transport_check(const sim_t *s);
 /* Node n's flows are about to change from outside its service (a BECN, a
  * timer): first bring them up to now (see transport.c, stalled nodes). */
 void transport_catch_up(sim_t *s, uint32_t n);
