@@ -157,3 +157,40 @@ TEST(stats_workload_throughput_is_over_the_time_it_ran)
     CHECK_NEAR(x.r.node_max, 10 * 4096 * 8 / (bps * span), 1e-9, "node 0's throughput");
     run_free(&x);
 }
+
+/* A workload that finishes before time.measure ends the run there: the
+ * background's constant-gap sources (Bernoulli at load 1.0, counted in closed
+ * form) count what they generated up to that end, as random gaps are counted
+ * (offered was 3.4 of the link); the time series' last sample lands in the
+ * bin the run ended in (its in_network is the run's); its generated counts
+ * include the application's messages. A workload cut short by time.measure
+ * is reported unfinished, not ok. */
+TEST(stats_a_finished_workload_ends_every_count)
+{
+    const char *ini = "load = 1.0\n[time]\nwarmup = 0\nmeasure = 200us\ninterval = 2us\n[topology]\nk = 2\nstages = 2\n"
+                      "[traffic]\nscenario = none\n[workload]\nsource = alltoall\nranks = 4\n";
+    run_t x;
+    run_adjusted(&x, ini, NULL);
+    const stats_t *st = &x.s.st;
+    CHECK(wl_finished(&x.s) && x.s.end < x.s.stop, "the workload did not end the run early");
+    CHECK(x.r.offered > 0.5 && x.r.offered <= 1.0, "offered %.6f, at most the link's", x.r.offered);
+    CHECK(x.r.status == RUN_OK, "status %d", x.r.status);
+    uint64_t n = (x.s.end + st->interval - 1) / st->interval, gen = 0;
+    for (uint32_t b = 0; b < st->nbins; b++) gen += st->ts_gen_pkts[b];
+    CHECK(n >= 1 && n < st->nbins && st->ts_innet[n - 1] == x.s.pkt_live && x.s.pkt_live > 0,
+          "the series' last bin (%llu) holds %llu in the network, the run ends with %u", (unsigned long long)n,
+          (unsigned long long)(n ? st->ts_innet[n - 1] : 0), x.s.pkt_live);
+    CHECK(gen == st->gen_pkts, "the time series generated %llu packets, the run %llu", (unsigned long long)gen,
+          (unsigned long long)st->gen_pkts);
+    run_free(&x);
+
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, (const char *[]){ "time.measure=10us", NULL });
+    CHECK(sim_run(&s) == EXIT_DEADLOCK, "a workload cut short must end the run with status 3");
+    result_t r;
+    result_compute(&s, &r);
+    CHECK(r.status == RUN_UNFINISHED, "status %d, want unfinished (%d)", r.status, RUN_UNFINISHED);
+    sim_free(&s);
+    cfg_free(&c);
+}

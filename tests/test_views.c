@@ -307,10 +307,12 @@ TEST(views_bad_keys_are_rejected)
         { "-s views.latency=true -s views.peak_window=3us", "multiple of time.interval" },
         { "-s views.link_bins=4", "views.link_bins" },
         { "-s views.top_pairs=4 -s time.interval=1ns", "2048 MB" },
+        { "-s views.latency=true -s time.interval=1ns -s views.peak_window=4294967296ns", "longer than the time series" },
+        { "-s queuing.scheme=voqnet -s output.occupancy=true -s time.measure=20us", "output.occupancy" },
     };
     for (size_t i = 0; i < ICN_ARRAY_LEN(bad); i++) {
         char cmd[1024], out[4096];
-        snprintf(cmd, sizeof cmd, "%s run -q -o %s/bad %s", icnsim_bin(), tmp(), bad[i].args);
+        snprintf(cmd, sizeof cmd, "timeout 20 %s run -q -o %s/bad %s", icnsim_bin(), tmp(), bad[i].args);   /* a hang fails too */
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, bad[i].needle), "%s: exit %d, want 2 naming '%s': %s", bad[i].args, rc, bad[i].needle, out);
     }

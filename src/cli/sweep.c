@@ -502,7 +502,7 @@ static int merge(sweep_t *sw, int quiet)
             out_discard(&of);
             exit(EXIT_INTERNAL);
         }
-        if (!strcmp(f[m], "deadlock")) any_deadlock = 1;
+        if (!strcmp(f[m], "deadlock") || !strcmp(f[m], "unfinished")) any_deadlock = 1;   /* as the run's exit status 3 */
         if (!quiet) {
             printf("  ");
             for (int d = 0; d < sw->ndims; d++) printf("%-22s ", f[1 + sw->dims[d].key]);

@@ -71,6 +71,7 @@ typedef struct sim {
     simtime_t drain_max;     /* time.drain: end = stop + drain_max, cut short when the window's packets are all in */
     uint64_t drain_target;   /* from stop on: packets generated in the window (0 before, or with no drain) */
     int drain_met;           /* time.ties = canonical: the window's packets are all in; the run ends with its lookahead window */
+    uint8_t window_ended;     /* the window's end (EV_STOP, with a drain) took the time series' last sample */
     simtime_t win_limit;     /* time.ties = canonical, in the drain: the end of the current lookahead window (src/sim/loop.c) */
     evq_t evq;
     uint64_t seed;
@@ -176,6 +177,7 @@ typedef struct sim {
     simtime_t last_progress;
     simtime_t deadlock_after;
     int deadlocked;
+    uint8_t unfinished;      /* the run ended with a workload that had not finished (exit status 3) */
     uint64_t instant_events, instant_limit;   /* events handled at `now`, and the most allowed */
     uint64_t check_every, next_check;         /* check.invariants: events between checks (0 = off) */
 

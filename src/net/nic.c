@@ -362,7 +362,9 @@ void nic_count_generated(sim_t *s)
         if (!s->msg_long && t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
             /* fixed lengths and a process that drew no random number: constant gaps */
             uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
-            uint64_t all = count_fixed(t, g, 0, s->end), win = count_fixed(t, g, s->warmup, s->stop);
+            /* the run may end before the window's stop (a finished workload), as the loop below does */
+            simtime_t wend = s->stop < s->end ? s->stop : s->end, tend = st->tend < s->end ? st->tend : s->end;
+            uint64_t all = count_fixed(t, g, 0, s->end), win = count_fixed(t, g, s->warmup, wend);
             st->gen_pkts += all * npk;
             st->w_gen_pkts += win * npk;
             if (win) {   /* times t + k g for k in [k0, k0 + win) */
@@ -370,11 +372,20 @@ void nic_count_generated(sim_t *s)
                 st->w_gen_tsum2 += (psum_t)npk * win * (2 * (psum_t)t + (psum_t)g * (2 * k0 + win - 1));
             }
             st->w_gen_bytes += win * s->msg_size;
-            for (uint32_t b = 0; b < st->nbins; b++) {
-                simtime_t e = (simtime_t)(b + 1) * st->interval;
-                uint64_t m = count_fixed(t, g, (simtime_t)b * st->interval, e < st->tend ? e : st->tend);
-                st->ts_gen_pkts[b] += m * npk;
-                st->ts_gen_bytes[b] += m * s->msg_size;
+            if (all < st->nbins) {   /* fewer messages than bins: visit the messages */
+                for (uint64_t k = 0; k < all; k++) {
+                    simtime_t tk = t + k * g;
+                    if (tk >= tend) break;
+                    st->ts_gen_pkts[tk / st->interval] += npk;
+                    st->ts_gen_bytes[tk / st->interval] += s->msg_size;
+                }
+            } else {
+                for (uint32_t b = 0; b < st->nbins; b++) {
+                    simtime_t e = (simtime_t)(b + 1) * st->interval;
+                    uint64_t m = count_fixed(t, g, (simtime_t)b * st->interval, e < tend ? e : tend);
+                    st->ts_gen_pkts[b] += m * npk;
+                    st->ts_gen_bytes[b] += m * s->msg_size;
+                }
             }
             s->nic[n].w_gen = (uint32_t)(st->w_gen_pkts - w0);
             continue;

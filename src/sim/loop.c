@@ -9,6 +9,7 @@
 #include "../net/policy.h"
 #include "../net/flit.h"
 #include "../stats/views.h"
+#include "../stats/report.h"
 #include "../stats/view_pdes.h"
 #include "../cc/cc.h"
 #include "../multipath/mp.h"
@@ -47,14 +48,26 @@ static void sample(sim_t *s, uint32_t k)
     if (next <= s->end) sim_push(s, next, EV_SAMPLE, k + 1, 0);
 }
 
+/* The time series' last sample, at its end (the window's stop, or an
+ * earlier end of the run: a finished workload, a deadlock): into the bin
+ * that end closes. */
+static void end_sample(sim_t *s)
+{
+    uint64_t n = (stats_series_end(s) + s->st.interval - 1) / s->st.interval;
+    if (n > s->st.nbins) n = s->st.nbins;
+    if (!n) return;
+    s->st.ts_innet[n - 1] = s->pkt_live;
+    if (s->cc) cc_on_sample(s, (uint32_t)n);
+    if (s->mp) mp_on_sample(s, (uint32_t)n);
+}
+
 /* The measurement window ends: the last time-series sample, and the drain
  * starts, to end once every packet generated in the window is in (by the
  * replay of the sources' streams, which is exact however far behind they are). */
 static void window_end(sim_t *s)
 {
-    s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
-    if (s->cc) cc_on_sample(s, s->st.nbins);
-    if (s->mp) mp_on_sample(s, s->st.nbins);
+    end_sample(s);
+    s->window_ended = 1;
     transport_sync(s, s->now);   /* stalled nodes take (or drop) the window's messages now, as if woken */
     nic_count_generated(s);
     s->drain_target = s->st.w_gen_pkts;
@@ -420,15 +433,12 @@ static int loop(sim_t *s)
 int sim_run(sim_t *s)
 {
     int rc = loop(s);
-    if (rc == EXIT_OK && !s->drain_max) {   /* the sample at the end time */
-        s->st.ts_innet[s->st.nbins - 1] = s->pkt_live;
-        if (s->cc) cc_on_sample(s, s->st.nbins);
-        if (s->mp) mp_on_sample(s, s->st.nbins);
-    }
     if (rc == EXIT_DEADLOCK) {   /* the run ended here: statistics cover [0, now) */
         s->end = s->now;
         if (s->stop > s->end) s->stop = s->end;
     }
+    /* the sample at the end time, unless the window's end took it */
+    if ((rc == EXIT_OK || rc == EXIT_DEADLOCK) && (!s->drain_max || !s->window_ended)) end_sample(s);
     transport_sync(s, s->end);
     nic_count_generated(s);
     if (s->wl) {
@@ -442,6 +452,7 @@ int sim_run(sim_t *s)
                 fprintf(stderr, "icnsim: the workload did not finish by t = %.3f us (time.measure); ranks not finished:\n",
                         s->now / 1e6);
             wl_report_stuck(s, stderr);
+            s->unfinished = 1;
             rc = EXIT_DEADLOCK;
         }
     }

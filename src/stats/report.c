@@ -93,7 +93,7 @@ void result_compute(const sim_t *s, result_t *r)
     r->in_network = s->pkt_live;
     r->src_drops = st->src_drops;
     r->in_source = st->gen_pkts >= st->inj_pkts + st->src_drops ? st->gen_pkts - st->inj_pkts - st->src_drops : 0;
-    r->status = s->deadlocked ? EXIT_DEADLOCK : 0;
+    r->status = s->deadlocked ? RUN_DEADLOCK : s->unfinished ? RUN_UNFINISHED : RUN_OK;
     r->unstable = unstable(s, r->undrained);
     r->accepted_mbps = r->accepted * s->link_bps / 1e6;
     r->offered_mbps = r->offered * s->link_bps / 1e6;
@@ -110,7 +110,7 @@ void result_csv_header(FILE *f)
 void result_csv_row(FILE *f, const result_t *r)
 {
     fprintf(f, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%llu,%d",
-            r->status ? "deadlock" : "ok", r->accepted, r->offered, r->injected, r->node_min, r->node_max,
+            r->status == RUN_DEADLOCK ? "deadlock" : r->status == RUN_UNFINISHED ? "unfinished" : "ok", r->accepted, r->offered, r->injected, r->node_min, r->node_max,
             r->lat_mean, r->lat_p50, r->lat_p99, r->lat_max, r->net_mean, r->net_p50, r->net_p99, r->net_max,
             r->msg_mean, r->avg_hops, (unsigned long long)r->generated, (unsigned long long)r->injected_pkts,
             (unsigned long long)r->delivered, (unsigned long long)r->in_network, (unsigned long long)r->in_source,
@@ -208,7 +208,8 @@ void print_summary(FILE *f, const sim_t *s, const result_t *r)
     fprintf(f, "  traffic %s / %s / %s at load %.3f (%.6g bits/us per node); warm-up %s, measured %s\n", s->process->name,
             s->pattern->name, s->scenario->name, s->load, s->load * s->link_bps / 1e6, fmt_time(s->warmup, a, sizeof a),
             fmt_time(stats_window(s), b, sizeof b));
-    if (r->status) fprintf(f, "  ** DEADLOCK detected: the figures below cover the run up to it **\n");
+    if (r->status == RUN_DEADLOCK) fprintf(f, "  ** DEADLOCK detected: the figures below cover the run up to it **\n");
+    if (r->status == RUN_UNFINISHED) fprintf(f, "  ** the workload did not finish: the figures below cover the run up to its end **\n");
     fprintf(f, "\n  %-34s %12s\n", "metric", "value");
     fprintf(f, "  %-34s %12.4f\n", "accepted throughput (norm.)", r->accepted);
     fprintf(f, "  %-34s %12.4f\n", "offered load (norm.)", r->offered);

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include "../net/model.h"
 
+/* How a run ended (summary.csv's status column: ok, deadlock, unfinished). */
+enum { RUN_OK = 0, RUN_DEADLOCK = 3, RUN_UNFINISHED = 4 };
+
 typedef struct result {
     double accepted, offered, injected;     /* normalized to N x link bandwidth */
     double node_min, node_max;              /* per-node accepted throughput */
@@ -14,7 +17,7 @@ typedef struct result {
     uint64_t generated, injected_pkts, delivered, in_network, in_source, src_drops;
     uint64_t lat_samples;
     double accepted_mbps, offered_mbps;     /* bits/us per node (seeds 001 and 003's unit) */
-    int status;                             /* 0 ok, 3 deadlock */
+    int status;                             /* RUN_OK, RUN_DEADLOCK, RUN_UNFINISHED */
     uint64_t undrained;                     /* packets generated in the window and not delivered by the end */
     int unstable;                           /* source queues grew through the window, or the drain did not finish */
 } result_t;

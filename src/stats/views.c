@@ -43,6 +43,9 @@ static void setup_latency(sim_t *s, cfg_t *c, views_t *v)
     if (v->peak_window % s->st.interval)
         cfg_fail(c, K_VIEWS_PEAK_WINDOW, "must be a multiple of time.interval (%.6g us): peaks come from its samples",
                  (double)s->st.interval / 1e6);
+    if (v->peak_window / s->st.interval > s->st.nbins)   /* (and its bins fit the 32 bits they are counted in) */
+        cfg_fail(c, K_VIEWS_PEAK_WINDOW, "is longer than the time series (time.warmup + time.measure = %.6g us)",
+                 (double)s->st.tend / 1e6);
 }
 
 void views_setup(sim_t *s, cfg_t *c)
@@ -55,6 +58,9 @@ void views_setup(sim_t *s, cfg_t *c)
     int k = packet_only(c);
     if (s->flit_mode && k >= 0)
         cfg_fail(c, (key_id)k, "this view is kept by the packet-level model (switch.model = packet), not the flit-level router");
+    if (o && s->vn)
+        cfg_fail(c, K_OUT_OCCUPANCY, "reads the switches' VC buffers, which VOQnet replaces by per-destination queues "
+                 "(queuing.scheme = voqnet)");
     views_t *v = s->views = xcalloc(1, sizeof *v);   /* held by s at once: reachable if a check below exits */
     v->destmap = d; v->links = l; v->occupancy = o;
     if (d) {

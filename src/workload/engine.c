@@ -366,6 +366,15 @@ static int wl_take(sim_t *s, uint32_t n)
     w->map[c->msg_id] = m;
     w->gen_pkts += npk;
     w->gen_bytes += bytes;
+    int64_t bin = ts_bin(&s->st, s->now);
+    if (bin >= 0) {   /* timeseries.csv's offered load counts the application's messages too */
+        if (!w->ts_gen_pkts) {
+            w->ts_gen_pkts = xcalloc(s->st.nbins, sizeof *w->ts_gen_pkts);
+            w->ts_gen_bytes = xcalloc(s->st.nbins, sizeof *w->ts_gen_bytes);
+        }
+        w->ts_gen_pkts[bin] += npk;
+        w->ts_gen_bytes[bin] += bytes;
+    }
     c->next_gen = nd->head != ICN_NIL ? s->now : SIMTIME_MAX;
     return 1;
 }

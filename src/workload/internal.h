@@ -56,6 +56,7 @@ typedef struct wl {
     uint32_t *map, nmap;       /* NIC message record -> message */
     simtime_t makespan;
     uint64_t sent_msgs, gen_pkts, gen_bytes, rx_bytes;
+    uint64_t *ts_gen_pkts, *ts_gen_bytes;   /* per time-series bin (set up with the first message) */
 } wl_t;
 
 void wl_start(sim_t *s);

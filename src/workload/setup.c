@@ -113,6 +113,7 @@ void wl_free(sim_t *s)
     if (w->src_state) w->src->close(w->src_state);
     for (uint32_t r = 0; r < w->nranks; r++) free(w->rank[r].seq);
     free(w->rank); free(w->node); free(w->msg); free(w->req); free(w->map);
+    free(w->ts_gen_pkts); free(w->ts_gen_bytes);
     free(w);
     s->wl = NULL;
 }
@@ -123,6 +124,10 @@ void wl_count_generated(sim_t *s)
     s->st.gen_pkts += w->gen_pkts;
     s->st.w_gen_pkts += w->gen_pkts;
     s->st.w_gen_bytes += w->gen_bytes;
+    for (uint32_t b = 0; w->ts_gen_pkts && b < s->st.nbins; b++) {
+        s->st.ts_gen_pkts[b] += w->ts_gen_pkts[b];
+        s->st.ts_gen_bytes[b] += w->ts_gen_bytes[b];
+    }
 }
 
 void wl_write(const sim_t *s, const char *dir)
