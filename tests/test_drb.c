@@ -160,7 +160,7 @@ TEST(msp_channel_dependencies_acyclic_on_a_torus)
  * multi-step paths are in use. */
 static void saturate(const char *topo, const char *vcs, const char *pattern, const char *scheme)
 {
-    const char *sets[] = { topo, vcs, pattern, scheme, "load=1.0", "topology.k=6", "drb.high=1.05", "drb.low=0.5",
+    const char *sets[] = { topo, vcs, pattern, scheme, "load=1.0", "topology.k=6", "drb.high=1.05", "drb.low=1.001",
                            "drb.max_paths=16", "drb.radius=3", "time.deadlock=50us", "time.measure=400us", NULL };
     sim_t s;
     cfg_t c;
@@ -188,11 +188,11 @@ TEST(drb_saturation_is_deadlock_free_on_mesh_and_torus)
 TEST(drb_saturation_transpose_8x8)
 {
     const char *sets[] = { "topology.k=8", "traffic.pattern=transpose", "load=1.0", "multipath.scheme=drb", "drb.high=1.05",
-                           "drb.low=0.5", "drb.max_paths=8", "time.measure=100us", NULL };
+                           "drb.low=1.001", "drb.max_paths=8", "time.measure=100us", NULL };
     result_t r;
     CHECK(tsim_run_checked(cube_ini, sets, &r) == 0, "8x8 mesh transpose with DRB deadlocked");
     const char *tor[] = { "topology.k=8", "topology.type=torus", "switch.vcs=6", "traffic.pattern=transpose", "load=1.0",
-                          "multipath.scheme=drb", "drb.high=1.05", "drb.low=0.5", "drb.max_paths=8", "time.measure=100us", NULL };
+                          "multipath.scheme=drb", "drb.high=1.05", "drb.low=1.001", "drb.max_paths=8", "time.measure=100us", NULL };
     CHECK(tsim_run_checked(cube_ini, tor, &r) == 0, "8x8 torus transpose with DRB deadlocked");
 }
 
@@ -399,6 +399,13 @@ TEST(drb_bad_input_names_the_key)
         { MESH LFT "-s ib.lmc=1 -s multipath.scheme=drb-ib -s cc.mode=iba -s drb.radius=1", "drb.radius" },
         { MSP "-s multipath.scheme=drb -s switch.model=flit", "multipath.scheme" },
         { MSP "-s multipath.scheme=pr-drb -s drb.ack_size=4KB -s packet.mtu=1KB -s switch.buffer=6KB -s nic.buffer=6KB", "drb.ack_size" },
+        { MSP "-s multipath.scheme=drb -s drb.low=1", "drb.low" },   /* a ratio never below 1 would close nothing */
+        { MSP "-s multipath.scheme=pr-drb -s drb.max_paths=1", "drb.max_paths" },
+        { MESH LFT "-s ib.lmc=1 -s multipath.scheme=drb-ib -s cc.mode=iba -s cc.ccti_increase=9", "cc.ccti_increase" },
+        { MESH LFT "-s ib.lmc=1 -s multipath.scheme=drb-ib -s cc.mode=iba -s cc.max_delay=1us", "cc.max_delay" },
+        /* dor routes every LID of a mesh destination alike: nothing to spread over */
+        { MESH "-s routing.algorithm=lft -s ib.engine=dor -s switch.vcs=1 -s ib.lmc=2 -s multipath.scheme=drb-ib -s cc.mode=iba",
+          "ib.engine" },
     };
     char dir[128] = "", cmd[1024], out[4096];
     test_tmpdir(dir, sizeof dir, "drb");
@@ -700,10 +707,10 @@ TEST(drb_ratio_is_against_the_metapath_zero_load_and_close_takes_the_slowest)
 /* DRB over LIDs: a BECN on a path counts against it and opens the next
  * LID; traffic splits by 1 / (1 + BECNs); each timer expiry halves the
  * counts and, if no BECN came in its period, closes the last path. It never
- * throttles, so a CCT with a delay at CCTI_Min is no error for it. */
+ * throttles (CC's throttling keys are refused: drb_bad_input_names_the_key). */
 TEST(drbib_becns_open_split_and_expiries_close)
 {
-    const char *sets[] = { DRBIB, "cc.ccti_min=10", NULL };
+    const char *sets[] = { DRBIB, NULL };
     sim_t s;
     cfg_t c;
     tsim_setup(&s, &c, cube_ini, sets);

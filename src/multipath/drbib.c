@@ -76,6 +76,23 @@ void drbib_setup(sim_t *s, cfg_t *c)
     if (!ib->lmc) cfg_fail(c, K_IB_LMC, "drb-ib needs several LIDs per destination: set ib.lmc >= 1 (2^lmc paths)");
     if ((1u << ib->lmc) > MP_MAXP) cfg_fail(c, K_IB_LMC, "drb-ib uses at most %d paths per pair (ib.lmc <= 4)", MP_MAXP);
     if (!s->cc) cfg_fail(c, K_CC_MODE, "drb-ib detects congestion by IBA CC's FECN marking: set cc.mode = iba");
+    /* the source's reaction is drb-ib's: CC's throttling keys would change nothing */
+    static const key_id throttle[] = { K_CC_CCTI_INCREASE, K_CC_CCTI_LIMIT, K_CC_CCTI_MIN, K_CC_CCT, K_CC_MAX_DELAY,
+                                       K_CC_CCT_FILE };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(throttle); i++)
+        if (cfg_is_set(c, throttle[i]))
+            cfg_fail(c, throttle[i], "drb-ib answers a BECN by spreading over the destination's LIDs, never by throttling: "
+                     "this key has no effect (cc.ccti_timer paces its expiries)");
+    /* the LIDs of a destination must lead somewhere else from some switch */
+    int spread = 0;
+    for (uint32_t w = 0; w < s->nswitches && !spread; w++)
+        for (uint32_t n = 0; n < s->nnodes && !spread; n++)
+            for (uint32_t k = 1; k < (1u << ib->lmc) && !spread; k++)
+                spread = ib_lft(ib, w, ib_dlid(ib, n, k)) != ib_lft(ib, w, ib_dlid(ib, n, 0));
+    if (!spread)
+        cfg_fail(c, cfg_is_set(c, K_IB_LFT_FILE) ? K_IB_LFT_FILE : K_IB_ENGINE, "every LID of each destination follows "
+                 "one route (ib.engine = %s), so drb-ib has no other path to open: use ib.engine = dfs-disjoint, or tables "
+                 "that route a destination's LIDs apart", cfg_str(c, K_IB_ENGINE));
     m->max_paths = 1u << ib->lmc;
     m->timer = s->cc->timer;
     m->ib_ops = (tp_cc_t){ ib_ready, ib_sent, ib_becn, 0 };

@@ -228,9 +228,14 @@ static void setup_drb(sim_t *s, cfg_t *c, mp_t *m)
     m->high = cfg_double(c, K_DRB_HIGH);
     m->low = cfg_double(c, K_DRB_LOW);
     if (m->low >= m->high) cfg_fail(c, K_DRB_LOW, "drb.low (%g) must be below drb.high (%g)", m->low, m->high);
+    /* an estimate starts at its zero-load value and only queueing adds to it */
+    if (m->low <= 1)
+        cfg_fail(c, K_DRB_LOW, "a metapath's latency is never below its zero-load value, so a ratio of %g would never close "
+                 "a path: it must be above 1", m->low);
     m->alpha = cfg_double(c, K_DRB_EWMA);
     m->idle = cfg_u64(c, K_DRB_IDLE);
     m->max_paths = (uint32_t)cfg_int(c, K_DRB_PATHS);
+    if (m->max_paths < 2) cfg_fail(c, K_DRB_PATHS, "1 holds path 0 alone: %s would never open a path (at least 2)", name);
     m->radius = (uint32_t)cfg_int(c, K_DRB_RADIUS);
     const cube_t *q = cube_get(s);
     uint32_t diam = 0;
@@ -303,11 +308,10 @@ void mp_log(sim_t *s, const pair_t *pr, int action, double ratio)
 }
 
 /* Quiet pairs are reset now rather than at their next message (the same
- * state, see drb_idle), and freed: a source that has stopped sending to a
+ * state, see drb_idle; PR-DRB saves the same solution, which only the pair
+ * itself looks up), and freed: a source that has stopped sending to a
  * destination keeps no state for it, so memory follows the active pairs,
- * not every pair that ever sent. DRB only: PR-DRB's reset saves a solution
- * that other pairs look up, so making it at a sample would let
- * time.interval, an output setting, change what they find. */
+ * not every pair that ever sent (a PR-DRB pair keeps its solutions). */
 static void sweep_quiet(sim_t *s)
 {
     mp_t *m = s->mp;
@@ -322,7 +326,7 @@ static void sweep_quiet(sim_t *s)
 void mp_on_sample(sim_t *s, uint32_t k)
 {
     mp_t *m = s->mp;
-    if (m->scheme == MP_DRB) sweep_quiet(s);
+    if (m->scheme == MP_DRB || m->scheme == MP_PRDRB) sweep_quiet(s);
     if (!m->ts_alt) {   /* the time series exists once set-up is complete */
         m->nbins = s->st.nbins;
         m->ts_alt = xcalloc(m->nbins, sizeof *m->ts_alt);
