@@ -337,11 +337,11 @@ TEST(cc_stalled_nodes_replay_their_wakeups)
     static const char *const cases[][5] = {
         { NULL },
         { "cc.port_control=sl", NULL },
-        { "cc.preset=simula-llnl", "traffic.scenario=hs10-4", NULL },
+        { "cc.preset=simula-llnl", "traffic.scenario=hotspot", "traffic.hs_count=3", NULL },   /* 3 sources, 3 hot-spots */
         { "nic.flows=4", "nic.queue_limit=8", NULL },
         { "traffic.hs_period=20us", "traffic.message_size=6KB", NULL },
         { "cc.max_delay=100us", "cc.ccti_timer=128", "traffic.scenario=hs10-1", NULL },
-        { "cc.ccti_timer=1", "traffic.scenario=hs10-4", "load=0.8", NULL },
+        { "cc.ccti_timer=1", "traffic.scenario=hotspot", "traffic.hs_count=3", "load=0.8", NULL },
         { "cc.ccti_timer=2", "cc.ccti_increase=1", "nic.flows=8", NULL },
         { "cc.ccti_timer=1", "traffic.scenario=hs25-4", "time.measure=300us", NULL },
     };

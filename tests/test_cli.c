@@ -396,6 +396,20 @@ TEST(cli_shape_rate_and_scenario_errors)
     expect_error(hr, "-s \"traffic.hs_region=3-1 0\"", 2, (const char *[]){ "traffic.hs_region", "lo-hi", NULL });
     expect_error(hr, "-s \"traffic.hs_sources=0 0\" -s traffic.hs_fraction=0.2", 2, (const char *[]){ "traffic.hs_sources", "hs_fraction", NULL });
     expect_error("[traffic]\nhs_radius = 2\n", "", 2, (const char *[]){ "bad.ini:2", "traffic.hs_radius", "no effect", NULL });
+    /* an empty hot-spot list (it divided by zero), fewer sources than hot-spots, a burst no node sends */
+    expect_error("[topology]\nk = 2\n[traffic]\nscenario = hotspot\nhs_nodes = ,\n", "", 2,
+                 (const char *[]){ "bad.ini:5", "traffic.hs_nodes", "no hot-spot", NULL });
+    expect_error("[topology]\nk = 2\n[traffic]\nscenario = hs10-4\n", "", 2,
+                 (const char *[]){ "traffic.hs_fraction", "2 sources for 4 hot-spots", NULL });
+    expect_error(b, "-s traffic.burst_pattern=shift -s traffic.shift=16", 2, (const char *[]){ "traffic.shift", "burst pattern shift", NULL });
+    /* the widest k-ary n-tree switch is 2K below the top; one stage has K ports */
+    expect_error("[topology]\ntype = kary-ntree\nk = 33\nstages = 2\n", "", 2, (const char *[]){ "bad.ini:3", "66 ports", NULL });
+    expect_error("[topology]\ntype = kary-ntree\nk = 4\nstages = 1\nports = 8\n", "", 2, (const char *[]){ "bad.ini:5", "P = K", NULL });
+    /* one message per router cycle at most; every message long */
+    expect_error("load = 0.8\n[topology]\ntype = mesh\nk = 4\n[routing]\nalgorithm = dor\n[switch]\nmodel = flit\n[link]\nwidth = 4\n"
+                 "[traffic]\nmessage_size = 2B\nprocess = bernoulli-cycle\n", "", 2, (const char *[]){ "bad.ini:1", "load of 0.25", NULL });
+    expect_error("[traffic]\nmessage_size = 2KB\nlong_fraction = 1\nlong_size = 8KB\n", "", 2,
+                 (const char *[]){ "bad.ini:2", "traffic.message_size", "every message is long", NULL });
 }
 
 /* The fat-tree trigger's decision log (ICNSIM_FTADAPT_LOG) is written whole

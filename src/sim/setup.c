@@ -59,6 +59,8 @@ void sim_setup(sim_t *s, cfg_t *c)
     if (s->p_long > 0) {
         s->msg_long = (uint32_t)cfg_u64(c, K_MSG_LONG_SIZE);
         if (!s->msg_long) cfg_fail(c, K_MSG_LONG_FRACTION, "long messages need a size: set traffic.long_size");
+        if (s->p_long >= 1 && cfg_is_set(c, K_MSG_SIZE))
+            cfg_fail(c, K_MSG_SIZE, "has no effect: every message is long (traffic.long_fraction = 1, traffic.long_size)");
     }
     s->gran = s->flit_mode ? 1 : (uint32_t)cfg_u64(c, K_SW_GRANULARITY);
     s->nvc = (uint32_t)cfg_int(c, K_SW_VCS);
@@ -206,6 +208,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
     if (!(s->process = find_process(cfg_str(c, K_TR_PROCESS)))) list_names_fail(c, K_TR_PROCESS, "injection process");
     if (s->process->lattice == PROC_CYCLES && !s->cycle)
         cfg_fail(c, K_TR_PROCESS, "%s draws once per router cycle: it needs switch.model = flit", s->process->name);
+    if (s->process->lattice == PROC_CYCLES && s->load * (double)s->cycle > (double)msg_slot(s) * (1 + 1e-9))
+        cfg_fail(c, cfg_is_set(c, K_TR_RATE) ? K_TR_RATE : K_LOAD, "%s makes at most one message per router cycle, a "
+                 "load of %.4g with these messages and links: use bernoulli or poisson, or longer messages",
+                 s->process->name, (double)msg_slot(s) / (double)s->cycle);
     if (!(s->pattern = find_pattern(cfg_str(c, K_TR_PATTERN)))) list_names_fail(c, K_TR_PATTERN, "traffic pattern");
     s->pattern->setup(s, c, K_TR_PATTERN);
     if (!(s->scenario = find_scenario(cfg_str(c, K_TR_SCENARIO)))) list_names_fail(c, K_TR_SCENARIO, "scenario");

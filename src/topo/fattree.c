@@ -7,12 +7,15 @@
 static void build(sim_t *s, cfg_t *c, int rlft)
 {
     int64_t K = cfg_int(c, K_TOPO_K), T = cfg_int(c, K_TOPO_STAGES), P = cfg_int(c, K_TOPO_PORTS);
-    if (P && P != 2 * K)
-        cfg_fail(c, K_TOPO_PORTS, "a fat-tree switch has P = 2K ports, but topology.k = %lld gives %lld", (long long)K, (long long)(2 * K));
+    /* the widest switch: 2K ports, but K in a one-stage k-ary n-tree (its top, with nothing above) */
+    int64_t radix = rlft || T > 1 ? 2 * K : K;
+    if (P && P != radix)
+        cfg_fail(c, K_TOPO_PORTS, "a %s switch has P = %s ports, but topology.k = %lld gives %lld", rlft ? "fat-tree" : "k-ary n-tree",
+                 radix == K ? "K" : "2K", (long long)K, (long long)radix);
     if (K < 2) cfg_fail(c, K_TOPO_K, "a fat-tree needs K >= 2");
     uint64_t top = rlft ? 2 * (uint64_t)K : (uint64_t)K;
-    if (top > MAX_RADIX) cfg_fail(c, K_TOPO_K, "switches would have %llu ports; at most %d are supported",
-                                  (unsigned long long)(rlft ? top : 2 * top), MAX_RADIX);
+    if ((uint64_t)radix > MAX_RADIX)
+        cfg_fail(c, K_TOPO_K, "switches would have %lld ports; at most %d are supported", (long long)radix, MAX_RADIX);
     uint64_t N = top;
     for (int64_t i = 1; i < T; i++) N *= (uint64_t)K;
     if (N > 4000000) cfg_fail(c, K_TOPO_STAGES, "the network would have %llu end nodes; at most 4 million are supported", (unsigned long long)N);

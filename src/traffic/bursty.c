@@ -74,6 +74,13 @@ static void setup_with(sim_t *s, cfg_t *c, int variable)
         for (uint32_t i = 0; i < npat; i++) b->idle[n] |= (uint32_t)(pat[i]->dst(s, n, &r) == ICN_NIL) << (1 + i);
         if (b->idle[n] != (2u << npat) - 1) s->nic[n].hot = 0;   /* takes part; a node idle throughout stays silent */
     }
+    for (uint32_t i = 0; i < npat && s->load > 0; i++) {   /* a burst no node sends: the load would change nothing */
+        uint32_t n = 0;
+        while (n < s->nnodes && b->idle[n] >> (1 + i) & 1) n++;
+        if (n == s->nnodes)
+            cfg_fail(c, !strcmp(pat[i]->name, "shift") ? K_TR_SHIFT : K_TR_BURST_PATTERN, "every node is a fixed point of "
+                     "burst pattern %s on this %u-node network: its bursts would send nothing", pat[i]->name, s->nnodes);
+    }
 }
 
 static void setup_bursty(sim_t *s, cfg_t *c) { setup_with(s, c, 0); }

@@ -96,6 +96,7 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
     }
     free(list);
     if (!count) count = nlisted;
+    if (!count) cfg_fail(c, K_TR_HS_NODES, "lists no hot-spot");
     if (count > nlisted)
         cfg_fail(c, K_TR_HS_NODES, "the scenario needs %u hot-spot ids, the list has %u", count, nlisted);
     uint8_t *taken = xcalloc(s->nnodes, 1);
@@ -113,6 +114,9 @@ static void setup_hotspot_with(sim_t *s, cfg_t *c, double frac, uint32_t count)
     free(taken);
     if (frac > 0 && !picked)
         cfg_fail(c, K_TR_HS_FRACTION, "%g of %u nodes gives no source: the hot-spots would receive nothing", frac, s->nnodes);
+    if (frac > 0 && picked < count)   /* sources take the hot-spots in turn */
+        cfg_fail(c, K_TR_HS_FRACTION, "%g of %u nodes gives %u sources for %u hot-spots: %u would receive nothing", frac,
+                 s->nnodes, picked, count, count - picked);
     simtime_t period = cfg_u64(c, K_TR_HS_PERIOD);
     if (!period) return;
     /* the nodes hot-spots move through: every node that is not a source, shuffled */

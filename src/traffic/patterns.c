@@ -127,7 +127,7 @@ static uint32_t dst_shift(const sim_t *s, uint32_t src, rng_t *r)
 const pattern_ops pattern_uniform = { "uniform", "uniform random destination (traffic.self: include the source)", setup_uniform, dst_uniform };
 const pattern_ops pattern_bitrev = { "bitrev", "bit-reversal permutation (N a power of two)", need_pow2, dst_bitrev };
 const pattern_ops pattern_bitcomp = { "bitcomp", "bit-complement permutation (N a power of two)", need_pow2, dst_bitcomp };
-const pattern_ops pattern_transpose = { "transpose", "swap the two halves of the address bits (N = 2^(2m)): the coordinate transpose on a square 2-D mesh or torus, one node per router", setup_transpose, dst_transpose };
+const pattern_ops pattern_transpose = { "transpose", "swap the two halves of the address bits (N = 2^(2m)): the coordinate transpose on a square 2-D mesh or torus with one node per router, that bit permutation only on any other network", setup_transpose, dst_transpose };
 const pattern_ops pattern_shuffle = { "shuffle", "perfect shuffle: rotate the address bits left by one (N a power of two)", need_pow2, dst_shuffle };
 const pattern_ops pattern_butterfly = { "butterfly", "swap the most and least significant address bits (N a power of two)", need_pow2, dst_butterfly };
 const pattern_ops pattern_tornado = { "tornado", "every coordinate + ceil(k/2) - 1 mod k, k its dimension's radix (fat-trees: (src + ceil(N/2) - 1) mod N)", setup_none, dst_tornado };
