@@ -260,6 +260,14 @@ TEST(cli_output_doc_names_every_summary_column)
     out[strcspn(out, "\r\n")] = 0;
     output_doc_columns("nodes.csv", doc, sizeof doc);
     CHECK(!strcmp(doc, out), "docs/OUTPUT.md lists\n  %s\nnodes.csv has\n  %s", doc, out);
+    static const char *const more[] = { "timeseries.csv", "perf.csv" };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(more); i++) {
+        snprintf(cmd, sizeof cmd, "head -n 1 %s/nodes/%s", tmp(), more[i]);
+        CHECK(run_cmd(cmd, out, sizeof out) == 0, "%s: %s", more[i], out);
+        out[strcspn(out, "\r\n")] = 0;
+        output_doc_columns(more[i], doc, sizeof doc);
+        CHECK(!strcmp(doc, out), "docs/OUTPUT.md lists\n  %s\n%s has\n  %s", doc, more[i], out);
+    }
 }
 
 static int files_equal(const char *a, const char *b)
