@@ -152,4 +152,15 @@ TEST(core_units_parse)
     CHECK(parse_bandwidth("16b/5.25ns", &d, &why) == 0 && fabs(d - 16 / 5.25e-9) < 1, "16b/5.25ns = %g", d);
     CHECK(parse_bandwidth("2B/1ns", &d, &why) == 0 && fabs(d - 16e9) < 1e-3, "2B/1ns");
     CHECK(parse_bandwidth("16x/5ns", &d, &why) != 0, "16x/5ns accepted");
+    /* half a picosecond is refused at any size; decimal text inexact in binary is not */
+    CHECK(parse_time_ps("1000000.5ps", &u, &why) != 0, "1000000.5ps accepted as %llu", (unsigned long long)u);
+    CHECK(parse_time_ps("6.0000004ns", &u, &why) != 0, "6.0000004ns accepted as %llu", (unsigned long long)u);
+    CHECK(parse_time_ps("8.3us", &u, &why) == 0 && u == 8300000, "8.3us");
+    CHECK(parse_time_ps("0.1us", &u, &why) == 0 && u == 100000, "0.1us");
+    CHECK(parse_time_ps("1.024us", &u, &why) == 0 && u == 1024000, "1.024us");
+    /* decimal only: strtod would read hexadecimal */
+    CHECK(parse_time_ps("0x10ns", &u, &why) != 0, "0x10ns accepted");
+    CHECK(parse_bytes("0x1p12", &u, &why) != 0, "0x1p12 accepted");
+    CHECK(parse_bandwidth("0x10Gbps", &d, &why) != 0, "0x10Gbps accepted");
+    CHECK(parse_double("0x10", &d, &why) != 0 && parse_double("-2.5e-3", &d, &why) == 0 && d == -2.5e-3, "parse_double");
 }

@@ -101,6 +101,16 @@ TEST(hard_setup_errors_exit_2_even_under_leak_checks)
     expect("run " TINY " -s output.occupancy=yes -s switch.model=flit -s topology.type=torus -s routing.algorithm=dor -s traffic.scenario=none", 2,
            "packet-level");
     expect("run " TINY " -s topology.type=ibnetdiscover -s routing.algorithm=lft -s ib.net_file=/dev/null", 2, "no switches");
+    /* a directory read as an input file fails to read: an error, not an empty file */
+    char d[512];
+    snprintf(d, sizeof d, "%s/adir", tmp());
+    mkdir(d, 0755);
+    static const char *const dirs[] = { "run " TINY " -s cc.mode=iba -s cc.cct=file -s cc.cct_file=adir",
+                                        "run " TINY " -s topology.type=ibnetdiscover -s routing.algorithm=lft -s ib.net_file=adir",
+                                        "run " TINY " -s routing.algorithm=lft -s ib.engine=file -s ib.lft_file=adir",
+                                        "run -q -s topology.k=2 -s topology.stages=2 -s time.warmup=0 -s workload.source=pingpong "
+                                        "-s workload.mapping=file -s workload.map_file=adir" };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(dirs); i++) expect(dirs[i], 2, "adir:1: the file cannot be read on");
 }
 
 TEST(hard_write_errors_fail_with_the_path)

@@ -64,7 +64,7 @@ static uint32_t from_file(cc_t *cc, const char *path)
     uint32_t n = 0;
     while ((len = text_line(&buf, &cap, f)) != -1) {   /* whole lines: a long comment's tail is no entry */
         line++;
-        if (len == TEXT_LINE_NUL) { fclose(f); file_fail(path, line, "a NUL byte in the line (not a text file?)"); }
+        if (len < 0) { fclose(f); file_fail(path, line, text_line_why(len)); }
         char *h = strchr(buf, '#');
         if (h) *h = 0;
         char *p = buf;

@@ -1,10 +1,22 @@
 #include "units.h"
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* strtod, decimal only: it also reads hexadecimal ("0x10" = 16), which no
+ * unit here documents. */
+static double decimal(const char *s, char **end)
+{
+    double v = strtod(s, end);
+    const char *p = s;
+    while (*p == ' ' || *p == '+' || *p == '-') p++;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) *end = (char *)s;   /* read nothing */
+    return v;
+}
 
 /* Split "12.5 GB/s" into number and unit suffix (spaces allowed between). */
 static int split(const char *s, double *num, const char **unit, const char **why)
@@ -12,8 +24,8 @@ static int split(const char *s, double *num, const char **unit, const char **why
     char *end;
     while (*s == ' ') s++;
     errno = 0;
-    *num = strtod(s, &end);
-    if (end == s || errno) { *why = "expected a number"; return -1; }
+    *num = decimal(s, &end);
+    if (end == s || errno) { *why = errno == ERANGE ? "number out of range" : "expected a decimal number"; return -1; }
     if (!isfinite(*num)) { *why = "number is not finite"; return -1; }
     while (*end == ' ') end++;
     *unit = end;
@@ -33,7 +45,8 @@ int parse_time_ps(const char *s, uint64_t *out, const char **why)
             double ps = v * tab[i].f;
             if (ps < 0) { *why = "time must not be negative"; return -1; }
             if (ps > 1e18) { *why = "time too large (at most 1e18 ps, a million seconds)"; return -1; }
-            if (fabs(ps - llround(ps)) > 1e-6 * (ps > 1 ? ps : 1)) {
+            /* decimal text is inexact in binary only by a few units in the last place */
+            if (fabs(ps - llround(ps)) > 16 * DBL_EPSILON * (ps > 1 ? ps : 1)) {
                 *why = "time is not a whole number of picoseconds"; return -1;
             }
             *out = (uint64_t)llround(ps);
@@ -115,8 +128,8 @@ int parse_double(const char *s, double *out, const char **why)
 {
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v)) { *why = "expected a number"; return -1; }
+    double v = decimal(s, &end);
+    if (end == s || *end || errno || !isfinite(v)) { *why = "expected a decimal number"; return -1; }
     *out = v;
     return 0;
 }

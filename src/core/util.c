@@ -63,13 +63,20 @@ void *xrealloc(void *p, size_t n)
 long text_line(char **line, size_t *cap, FILE *f)
 {
     ssize_t n = getline(line, cap, f);
-    if (n <= 0) return -1;
+    if (n <= 0) return ferror(f) ? TEXT_LINE_ERR : -1;
     return memchr(*line, 0, (size_t)n) ? TEXT_LINE_NUL : (long)n;
+}
+
+const char *text_line_why(long len)
+{
+    return len == TEXT_LINE_NUL ? "a NUL byte in the line (not a text file?)"
+                                : "the file cannot be read on (a directory, or an I/O error)";
 }
 
 void *ring_grow(void *buf, uint32_t *head, uint32_t *cap, size_t elem)
 {
     uint32_t n = *cap, nc = n ? 2 * n : 4;
+    if (n > UINT32_MAX / 2) die("a queue of %u entries is full", n);
     char *b = xmalloc((size_t)nc * elem);
     if (n) {   /* the entries from head to the end, then those before it */
         memcpy(b, (char *)buf + (size_t)*head * elem, (size_t)(n - *head) * elem);

@@ -20,10 +20,15 @@ void *xaligned_alloc(size_t align, size_t n);
  * *head) doubled (4 if empty), unrolled so the first entry is at 0. */
 void *ring_grow(void *buf, uint32_t *head, uint32_t *cap, size_t elem);
 /* The next whole line of a text file into *line (getline's buffer): its
- * length, -1 at the end, or TEXT_LINE_NUL when it holds a NUL byte (the
- * readers of users' files refuse those: the rest of the line would be lost). */
+ * length, -1 at the end, TEXT_LINE_NUL when it holds a NUL byte (the
+ * readers of users' files refuse those: the rest of the line would be lost),
+ * or TEXT_LINE_ERR when the file cannot be read on (a directory, an I/O
+ * error: not an end, or a cut file would read as a shorter one). */
 #define TEXT_LINE_NUL (-2)
+#define TEXT_LINE_ERR (-3)
 long text_line(char **line, size_t *cap, FILE *f);
+/* Why text_line refused a line (len < -1). */
+const char *text_line_why(long len);
 
 /* Internal error (a bug or resource exhaustion): message and exit status 1. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -45,6 +50,7 @@ enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_CONFIG = 2, EXIT_DEADLOCK = 3 };
     do {                                                                                  \
         if (freel == ICN_NIL) {                                                           \
             uint32_t old_ = cap, nc_ = old_ ? 2 * old_ : 256;                             \
+            if (old_ > UINT32_MAX / 2) die("a pool of %u records is full", old_);         \
             arr = xrealloc(arr, (size_t)nc_ * sizeof(T));                                 \
             for (uint32_t k_ = old_; k_ < nc_; k_++) arr[k_].next = k_ + 1 < nc_ ? k_ + 1 : ICN_NIL; \
             freel = old_;                                                                 \

@@ -35,7 +35,7 @@ void ib_read_lfts(ib_subnet_t *ib, const sim_t *s, const char *path)
     long len;
     while ((len = text_line(&line, &cap, f)) != -1) {
         ln++;
-        if (len == TEXT_LINE_NUL) bad(path, ln, "a NUL byte in the line (not a text file?)");
+        if (len < 0) bad(path, ln, text_line_why(len));
         char *p = line;
         while (isspace((unsigned char)*p)) p++;
         p[strcspn(p, "\r\n")] = 0;

@@ -186,7 +186,7 @@ static void build(sim_t *s, cfg_t *c)
     long len;
     while ((len = text_line(&line, &cap, f)) != -1) {
         ln++;
-        if (len == TEXT_LINE_NUL) bad(ln, "a NUL byte in the line (not a text file?)");
+        if (len < 0) bad(ln, text_line_why(len));
         char *p = line;
         while (isspace((unsigned char)*p)) p++;
         p[strcspn(p, "\r\n")] = 0;

@@ -386,7 +386,7 @@ static int scan(dim_t *d)
     while ((len = text_line(&line, &lcap, d->f)) != -1) {
         ln++;
         off_t next = ftello(d->f);
-        if (len == TEXT_LINE_NUL) { fail(d, ln, "a NUL byte in the line (not a text file?)"); goto out; }
+        if (len < 0) { fail(d, ln, text_line_why(len)); goto out; }
         if (skipped(line)) {
             const char *q = strrchr(line, '"');   /* after the quoted name, which may hold a '(' */
             const char *g = line[0] == '#' ? strchr(q ? q : line, '(') : NULL;

@@ -52,13 +52,18 @@ static void map_ranks(sim_t *s, cfg_t *c, wl_t *w)
         uint32_t k = 0, ln = 0;
         while ((len = text_line(&line, &cap, f)) != -1) {   /* one node id per line, then at most a # comment */
             ln++;
+            if (len < 0) {
+                fclose(f);
+                free(line);
+                cfg_fail(c, K_WL_MAP_FILE, "%s:%u: %s", path, ln, text_line_why(len));
+            }
             char *p = line + strspn(line, " \t\r\n");
             if (*p == '#' || !*p) continue;
             char *end;
             errno = 0;
             unsigned long v = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : (end = p, 0);
             end += strspn(end, " \t\r\n");
-            if (end == p || errno || v >= s->nnodes || (*end && *end != '#') || len == TEXT_LINE_NUL) {
+            if (end == p || errno || v >= s->nnodes || (*end && *end != '#')) {
                 fclose(f);
                 cfg_fail(c, K_WL_MAP_FILE, "%s:%u: want one node id below %u per line (then at most a # comment)", path, ln, s->nnodes);
             }
