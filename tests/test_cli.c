@@ -418,6 +418,10 @@ TEST(cli_shape_rate_and_scenario_errors)
                  "[traffic]\nmessage_size = 2B\nprocess = bernoulli-cycle\n", "", 2, (const char *[]){ "bad.ini:1", "load of 0.25", NULL });
     expect_error("[traffic]\nmessage_size = 2KB\nlong_fraction = 1\nlong_size = 8KB\n", "", 2,
                  (const char *[]){ "bad.ini:2", "traffic.message_size", "every message is long", NULL });
+    /* two full packets per bubble queue, as the switch stores them (48 bytes each, not 40) */
+    expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = dor-bubble\n[packet]\nmtu = 40B\n"
+                 "[traffic]\nmessage_size = 40B\n[switch]\nvcs = 1\nbuffer = 80B\ngranularity = 48B\n", "", 2,
+                 (const char *[]){ "bad.ini:13", "switch.buffer", "two full packets", NULL });
 }
 
 /* The fat-tree trigger's decision log (ICNSIM_FTADAPT_LOG) is written whole

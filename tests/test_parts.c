@@ -34,7 +34,7 @@ static const struct {
         "switch.buffer=480B", "load=0.6", NULL }, 1 },
     { "torus bubble, tornado", "experiments/seed004/bubble-dor.ini",
       { "time.warmup=2us", "time.measure=10us", "time.interval=2us", "traffic.pattern=tornado", "load=1.0",
-        "link.delay=2ns", NULL }, 0 },   /* the seed's zero delay leaves no lookahead */
+        "link.delay=2ns", "routing.bubble=remote", NULL }, 0 },   /* the seed's zero delay leaves no lookahead; the local rule is not split */
     { "fat-tree D-mod-K, uniform 0.5", "experiments/seed002/base-432.ini",
       { "topology.k=4", "time.warmup=10us", "time.measure=30us", "time.interval=5us", "traffic.scenario=none", "load=0.5",
         NULL }, 1 },
@@ -147,4 +147,10 @@ TEST(parts_refuse_what_they_cannot_split)
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, "time.") && strstr(out, bad[i].needle), "'%s': exit %d, %s", bad[i].sets, rc, out);
     }
+    /* the local bubble counts the packets a neighbour has just sent: no lookahead to split it by */
+    char cmd[1024], out[4096];
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed004/bubble-dor.ini -s link.delay=2ns -s time.parts=2 -s time.ties=canonical "
+             "-s time.drain=false -s time.measure=5us -q -o /tmp/icnsim-parts-bad-%d", icnsim_bin(), (int)getpid());
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "time.parts") && strstr(out, "local bubble"), "local bubble in parts: exit %d, %s", rc, out);
 }

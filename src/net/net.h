@@ -89,6 +89,7 @@ typedef struct vcq {
     uint8_t lost;         /* the head requested an output and was not granted one (IBA CC's marking rule) */
     uint16_t tries;       /* allocations the head has waited through at a contended input (starvation guard) */
     cand_t cand[MAX_CAND];
+    uint32_t incoming;    /* local bubble: bytes sent towards this queue that have not arrived (they hold its room) */
 } vcq_t;
 
 /* A virtual output queue: a FIFO of packets inside one input VC, all bound

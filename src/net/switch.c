@@ -31,20 +31,26 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
         sim_push(s, s->now + s->link_delay + ser, EV_DELIVER, id, peer - (s->nports - s->nnodes));
         sim_push(s, s->now + 2 * s->link_delay + ser, EV_CREDIT, cv, occ);
     } else {
+        if (__builtin_expect(s->bubble_local, 0)) s->vq[peer * s->nvc + p->out_vc].incoming += occ;
         sim_push(s, s->now + s->link_delay + s->routing_delay, EV_ARRIVE, peer, id);
     }
 }
 
 /* Flow control for a head of `occ` bytes taking candidate c: room for the
  * whole packet downstream (virtual cut-through), or, under the bubble rule
- * when entering a ring, for two packets downstream (remote) or two in this
- * router's queue of that ring and one downstream (local). */
+ * when entering a ring, for the packet and a bubble of one full packet
+ * (bubble_unit: a short packet must not take the hole a full one needs)
+ * downstream (remote), or in this router's queue of that ring, counting the
+ * packets on their way into it, with room for the packet downstream (local). */
 static inline int room_ok(const sim_t *s, uint32_t port0, const cand_t *c, uint32_t occ)
 {
     int32_t need = (int32_t)occ;
     if (__builtin_expect(c->fc == FC_BUBBLE_REMOTE || c->fc == FC_BUBBLE_LOCAL, 0)) {
-        if (c->fc == FC_BUBBLE_REMOTE) need *= 2;
-        else if (s->vc_cap_sw - s->vq[(port0 + c->lq) * s->nvc + c->ovc].bytes < 2 * occ) return 0;
+        if (c->fc == FC_BUBBLE_REMOTE) need += (int32_t)s->bubble_unit;
+        else {
+            const vcq_t *lq = &s->vq[(port0 + c->lq) * s->nvc + c->ovc];
+            if ((int64_t)s->vc_cap_sw - lq->bytes - lq->incoming < (int64_t)occ + s->bubble_unit) return 0;
+        }
     }
     return s->credits[(port0 + c->out) * s->nvc + c->ovc] >= need;
 }
@@ -122,6 +128,7 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
     uint32_t w = in->dev;
     vcq_t *q = &s->vq[gi * s->nvc + p->vc];
     q->bytes += occ_bytes(s, p->size);
+    if (__builtin_expect(s->bubble_local, 0)) q->incoming -= occ_bytes(s, p->size);
     if (q->bytes > s->vc_cap_sw)
         die("buffer overflow at switch %u port %u vc %u (%u > %u bytes)",
             w, in->local, p->vc, q->bytes, s->vc_cap_sw);

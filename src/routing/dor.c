@@ -45,9 +45,11 @@ static void setup_common(sim_t *s, cfg_t *c, int bubble)
         const char *b = cfg_str(c, K_ROUTING_BUBBLE);
         if (!strcmp(b, "local")) d->local_bubble = 1;
         else if (strcmp(b, "remote")) cfg_fail(c, K_ROUTING_BUBBLE, "must be local or remote");
-        if (s->vc_cap_sw < 2 * s->mtu)
-            cfg_fail(c, K_SW_BUFFER, "the bubble rule needs room for two packets per queue (%u bytes per VC, packet.mtu = %u)",
-                     s->vc_cap_sw, s->mtu);
+        s->bubble_unit = occ_bytes(s, s->mtu);
+        s->bubble_local = (uint8_t)d->local_bubble;
+        if (s->vc_cap_sw < 2 * s->bubble_unit)
+            cfg_fail(c, K_SW_BUFFER, "the bubble rule needs room for two full packets per queue (%u bytes per VC, packet.mtu = "
+                     "%u taking %u with switch.granularity)", s->vc_cap_sw, s->mtu, s->bubble_unit);
     }
     if (d->tie == TIE_RANDOM || d->selection == SEL_RANDOM) {
         d->rng = (rng_t *)(d + 1);

@@ -55,7 +55,7 @@ void deadlock_report(sim_t *s)
 
 /* ---- invariants ---- */
 
-struct owed { sim_t *s; int64_t *expect; uint64_t in_links; };
+struct owed { sim_t *s; int64_t *expect; uint64_t in_links; uint64_t *incoming; };
 
 /* Packets on links and credits on their way back, from the pending events. */
 static void owed_by_event(const event_t *e, void *arg)
@@ -67,6 +67,7 @@ static void owed_by_event(const event_t *e, void *arg)
         o->in_links++;
         if (!s->vn)   /* VOQnet queues keep their own credits (voqnet_check) */
             o->expect[s->port[e->a].peer * s->nvc + s->pkt[e->b].out_vc] += occ_bytes(s, s->pkt[e->b].size);
+        if (o->incoming) o->incoming[e->a * s->nvc + s->pkt[e->b].out_vc] += occ_bytes(s, s->pkt[e->b].size);
         break;
     case EV_DELIVER: o->in_links++; break;
     case EV_CREDIT: o->expect[e->a] += e->b; break;
@@ -197,9 +198,17 @@ int sim_check_invariants_of(sim_t *s, int drained, const evq_t *queues, uint32_t
                 bad = 1;
             }
         }
-    struct owed o = { s, expect, 0 };
+    struct owed o = { s, expect, 0, s->bubble_local ? xcalloc(nb, sizeof *o.incoming) : NULL };
     for (uint32_t k = 0; k < nq; k++) evq_foreach(&queues[k], owed_by_event, &o);
     in_links = o.in_links;
+    for (uint32_t b = 0; o.incoming && b < nb; b++)   /* the local bubble's count of packets on their way in */
+        if (s->vq[b].incoming != o.incoming[b]) {
+            fprintf(stderr, "invariant: queue %u counts %u bytes on their way in, its links carry %llu\n", b, s->vq[b].incoming,
+                    (unsigned long long)o.incoming[b]);
+            bad = 1;
+            break;
+        }
+    free(o.incoming);
     if (in_buffers + in_links != live) {
         fprintf(stderr, "invariant: %u live packets but %llu in buffers + %llu on links\n", live,
                 (unsigned long long)in_buffers, (unsigned long long)in_links);

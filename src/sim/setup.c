@@ -305,6 +305,8 @@ static void parts_check(sim_t *s, cfg_t *c)
                     : s->tp ? "does not split the flow transport yet (cc.mode, multipath.scheme, nic.queues = flows)"
                     : s->wl ? "does not split a workload's ranks yet (workload.source)"
                     : s->pdes ? "is what views.pdes measures on the sequential run: run one or the other"
+                    : s->bubble_local ? "does not split the local bubble rule, which counts the packets on their way into a "
+                                        "neighbour's queue the moment they leave (routing.bubble = remote splits)"
                     : !s->link_delay ? "needs a link delay: it is the lookahead, the window the parts run alone"
                     : n > s->nnodes ? "asks for more parts than end nodes" : NULL;
     if (why) cfg_fail(c, K_TIME_PARTS, "%s", why);

@@ -128,7 +128,7 @@ cases=(
   "vFtree-SD Poisson, messages of 2 packets|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us queuing.scheme=vftree-sd switch.vcs=3 routing.algorithm=ADAP-2TH-S-K traffic.process=poisson traffic.message_size=8KB link.delay=320ns"
   "torus Duato, messages of 1 and 5 packets|experiments/seed004/base.ini|time.warmup=2us time.measure=10us time.interval=2us routing.algorithm=duato switch.vcs=3 switch.buffer=480B load=0.6 traffic.long_fraction=0.5 traffic.long_size=200B"
   "torus Duato|experiments/seed004/base.ini|time.warmup=2us time.measure=10us time.interval=2us routing.algorithm=duato switch.vcs=3 switch.buffer=480B load=0.6"
-  "torus bubble tornado|experiments/seed004/bubble-dor.ini|time.warmup=2us time.measure=10us time.interval=2us traffic.pattern=tornado load=1.0 link.delay=2ns"
+  "torus bubble tornado|experiments/seed004/bubble-dor.ini|time.warmup=2us time.measure=10us time.interval=2us traffic.pattern=tornado load=1.0 link.delay=2ns routing.bubble=remote"
   "torus Duato, drained|experiments/seed004/base.ini|time.warmup=2us time.measure=10us time.interval=2us routing.algorithm=duato switch.vcs=3 switch.buffer=480B load=0.6 time.drain=true"
   "fat-tree D-mod-K HS10-1, drain to its bound|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us traffic.scenario=hs10-1 time.drain=true"
   "fat-tree load 0.001, all in at the window's end|experiments/seed002/base-432.ini|topology.k=4 time.warmup=10us time.measure=30us time.interval=5us traffic.scenario=none load=0.001 time.drain=true"
