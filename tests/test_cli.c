@@ -418,6 +418,9 @@ TEST(cli_shape_rate_and_scenario_errors)
                  "[traffic]\nmessage_size = 2B\nprocess = bernoulli-cycle\n", "", 2, (const char *[]){ "bad.ini:1", "load of 0.25", NULL });
     expect_error("[traffic]\nmessage_size = 2KB\nlong_fraction = 1\nlong_size = 8KB\n", "", 2,
                  (const char *[]){ "bad.ini:2", "traffic.message_size", "every message is long", NULL });
+    /* a VC allocation policy where the routing picks every VC */
+    expect_error("", "-s switch.model=flit -s topology.type=torus -s topology.k=4 -s routing.algorithm=dor-dateline "
+                 "-s switch.vcs=2 -s router.vc_alloc=static", 2, (const char *[]){ "router.vc_alloc", "chooses every hop's VC", NULL });
     /* two full packets per bubble queue, as the switch stores them (48 bytes each, not 40) */
     expect_error("[topology]\ntype = torus\nk = 4\nn = 2\n[routing]\nalgorithm = dor-bubble\n[packet]\nmtu = 40B\n"
                  "[traffic]\nmessage_size = 40B\n[switch]\nvcs = 1\nbuffer = 80B\ngranularity = 48B\n", "", 2,
