@@ -11,11 +11,9 @@
  * unit here documents. */
 static double decimal(const char *s, char **end)
 {
-    double v = strtod(s, end);
-    const char *p = s;
-    while (*p == ' ' || *p == '+' || *p == '-') p++;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) *end = (char *)s;   /* read nothing */
-    return v;
+    const char *p = s + strspn(s, " +-");
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) { *end = (char *)s; return 0; }   /* read nothing */
+    return strtod(s, end);
 }
 
 /* Split "12.5 GB/s" into number and unit suffix (spaces allowed between). */

@@ -71,9 +71,9 @@ typedef struct sim {
     simtime_t drain_max;     /* time.drain: end = stop + drain_max, cut short when the window's packets are all in */
     uint64_t drain_target;   /* from stop on: packets generated in the window (0 before, or with no drain) */
     int drain_met;           /* time.ties = canonical: the window's packets are all in; the run ends with its lookahead window */
-    uint8_t window_ended;
+    uint8_t window_ended;     /* the window's end (EV_STOP, with a drain) took the time series' last sample */
     uint8_t bubble_local;     /* the local bubble rule runs: queues count the bytes on their way in (vcq_t.incoming) */
-    uint32_t bubble_unit;     /* bubble routings: the room of one full packet, the hole a ring must keep */     /* the window's end (EV_STOP, with a drain) took the time series' last sample */
+    uint32_t bubble_unit;     /* bubble routings: the room of one full packet, the hole a ring must keep */
     simtime_t win_limit;     /* time.ties = canonical, in the drain: the end of the current lookahead window (src/sim/loop.c) */
     evq_t evq;
     uint64_t seed;

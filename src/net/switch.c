@@ -127,8 +127,9 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
     port_t *in = &s->port[gi];
     uint32_t w = in->dev;
     vcq_t *q = &s->vq[gi * s->nvc + p->vc];
-    q->bytes += occ_bytes(s, p->size);
-    if (__builtin_expect(s->bubble_local, 0)) q->incoming -= occ_bytes(s, p->size);
+    uint32_t occ = occ_bytes(s, p->size);
+    q->bytes += occ;
+    if (__builtin_expect(s->bubble_local, 0)) q->incoming -= occ;
     if (q->bytes > s->vc_cap_sw)
         die("buffer overflow at switch %u port %u vc %u (%u > %u bytes)",
             w, in->local, p->vc, q->bytes, s->vc_cap_sw);
@@ -138,7 +139,7 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
         s->routing->route(s, w, in->local, p, c);
         p->out = c[0].out;
         p->out_vc = c[0].ovc;
-        if (__builtin_expect(s->hooks.queued != NULL, 0)) s->hooks.queued(s, s->sw[w].port0 + p->out, p->out_vc, occ_bytes(s, p->size));
+        if (__builtin_expect(s->hooks.queued != NULL, 0)) s->hooks.queued(s, s->sw[w].port0 + p->out, p->out_vc, occ);
     }
     if (q->npk++ == 0) {
         q->head = q->tail = id;

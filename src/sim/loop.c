@@ -438,7 +438,7 @@ int sim_run(sim_t *s)
         if (s->stop > s->end) s->stop = s->end;
     }
     /* the sample at the end time, unless the window's end took it */
-    if ((rc == EXIT_OK || rc == EXIT_DEADLOCK) && (!s->drain_max || !s->window_ended)) end_sample(s);
+    if ((rc == EXIT_OK || rc == EXIT_DEADLOCK) && !s->window_ended) end_sample(s);
     transport_sync(s, s->end);
     nic_count_generated(s);
     if (s->wl) {
