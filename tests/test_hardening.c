@@ -193,3 +193,94 @@ TEST(hard_invariant_check_catches_a_broken_credit)
     sim_free(&s);
     cfg_free(&c);
 }
+
+/* A shell command in the temporary directory; its output into out. */
+static int sh(const char *what, char *out, size_t n)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s && %s", tmp(), what);
+    return run_cmd(cmd, out, n);
+}
+
+TEST(hard_a_reused_directory_keeps_no_file_of_the_run_before)
+{
+    char out[8192];
+    /* a run with a view, then one without it: the view's files must go */
+    expect("run " TINY " -s views.latency=true -s output.plots=no -o reuse", 0, NULL);
+    sh("ls reuse/latency.csv", out, sizeof out);
+    CHECK(!strstr(out, "No such"), "the first run wrote no latency.csv: %s", out);
+    expect("run " TINY " -s output.timeseries=false -s output.plots=no -o reuse", 0, NULL);
+    int rc = sh("ls reuse | grep -c -e latency -e timeseries", out, sizeof out);
+    CHECK(rc == 1 && !strncmp(out, "0\n", 2), "files of the run before remain: %s", out);
+    /* a run cut short by an I/O error leaves no summary of the run before beside its own files */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "(ulimit -f 1; %s run " TINY " -s load=0.7 -o reuse) >/dev/null 2>&1; ls reuse/summary.csv", bin());
+    sh(cmd, out, sizeof out);
+    CHECK(strstr(out, "No such file"), "a cut run left the summary of the run before: %s", out);
+}
+
+TEST(hard_output_files_that_are_links_or_devices)
+{
+    char out[8192], cmd[1024];
+    /* a pipe (as a device) is written in place, never replaced by a file */
+    snprintf(cmd, sizeof cmd, "rm -f pipe.lfts got.txt && mkfifo pipe.lfts && { timeout 20 cat pipe.lfts > got.txt & } && "
+             "timeout 20 %s run " TINY " -s routing.algorithm=lft -s ib.write_lfts=pipe.lfts -o dev && wait && test -p pipe.lfts && "
+             "grep -c 'Unicast lids' got.txt", bin());
+    int rc = sh(cmd, out, sizeof out);
+    CHECK(rc == 0 && atoi(out) > 0, "a pipe as the output file: status %d, %s", rc, out);
+    /* a symbolic link: the file it names is replaced, the link stays */
+    sh("echo old > real.lfts && ln -sf real.lfts link.lfts", out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s run " TINY " -s routing.algorithm=lft -s ib.write_lfts=link.lfts -o dev && "
+             "test -L link.lfts && grep -c 'Unicast lids' real.lfts", bin());
+    rc = sh(cmd, out, sizeof out);
+    CHECK(rc == 0 && atoi(out) > 0, "link: status %d, %s", rc, out);
+    /* standard output that cannot be written is an error */
+    snprintf(cmd, sizeof cmd, "{ %s --default-config >/dev/full; } 2>&1", bin());
+    rc = sh(cmd, out, sizeof out);
+    CHECK(rc == 1 && strstr(out, "standard output"), "stdout on /dev/full: status %d, %s", rc, out);
+}
+
+TEST(hard_a_run_does_not_replace_a_sweep)
+{
+    expect("sweep " TINY " -s output.plots=no -s load=0.1,0.2 -o swp", 0, NULL);
+    expect("run " TINY " -s load=0.9 -o swp", 2, "holds a sweep");
+    /* the sweep resumes as it was, wherever its directory is named from */
+    expect("sweep " TINY " -s load=0.1,0.2 -o ./swp", 0, NULL);
+    expect("sweep " TINY " -s load=0.1,0.2 -s output.plots=auto -o swp", 0, NULL);
+}
+
+TEST(hard_values_config_ini_could_not_give_back)
+{
+    expect("run " TINY " -s 'output.dir=res #1'", 2, "after a blank");
+    expect("run " TINY " -s 'traffic.hs_nodes=#1'", 2, "at its start");
+    /* a range of large integers stays exact */
+    expect("sweep " TINY " -s output.plots=no -s seed=1000000000000000:1:1000000000000001 -o bigseed", 0, NULL);
+    char out[8192];
+    sh("grep -c 1000000000000001 bigseed/summary.csv", out, sizeof out);
+    CHECK(atoi(out) == 1, "the seeds were not kept exactly: %s", out);
+}
+
+TEST(hard_empty_value_restores_the_default_and_root_indices_are_decimal)
+{
+    /* a file's key that a change on the command line leaves without effect
+     * can be given back its default there (docs/INFINIBAND.md's engine switch) */
+    put("root.ini", "[ib]\nroot = 3\n");
+    expect("run root.ini " TINY, 2, "ib.root");
+    expect("run root.ini " TINY " -s ib.root= -o unset", 0, NULL);
+    /* switch indices are decimal: 010 is ten, and 0x3 or 08x are refused */
+    const char *T = "-q -s load=0 -s time.warmup=1us -s time.measure=2us -s topology.type=torus -s topology.k=5 "
+                    "-s topology.n=2 -s routing.algorithm=lft -s ib.engine=updn -s traffic.scenario=none";
+    char args[1024], out[8192];
+    snprintf(args, sizeof args, "run %s -s ib.root=010 -s ib.write_lfts=r010.lft -o r1", T);
+    expect(args, 0, NULL);
+    snprintf(args, sizeof args, "run %s -s ib.root=10 -s ib.write_lfts=r10.lft -o r2", T);
+    expect(args, 0, NULL);
+    snprintf(args, sizeof args, "run %s -s ib.root=8 -s ib.write_lfts=r8.lft -o r3", T);
+    expect(args, 0, NULL);
+    int same10 = sh("cmp r010.lft r10.lft", out, sizeof out) == 0, same8 = sh("cmp r010.lft r8.lft", out, sizeof out) == 0;
+    CHECK(same10 && !same8, "ib.root=010 routed as %s", same8 ? "8" : "neither 10 nor 8");
+    snprintf(args, sizeof args, "run %s -s ib.root=0x3", T);
+    expect(args, 2, "decimal");
+    snprintf(args, sizeof args, "run %s -s ib.root=08x", T);
+    expect(args, 2, "decimal");
+}

@@ -324,10 +324,21 @@ void cfg_set_arg(cfg_t *c, const char *kv, const char *origin)
     char *k = cfg_trim(key);
     int id = key_lookup(k);
     if (id < 0) fail_at(origin, 0, "unknown key '%s' (see docs/CONFIG.md or `icnsim keys`)", k);
-    char *val = xstrdup(eq + 1);
+    char *val = xstrdup(eq + 1), *v = cfg_trim(val);
+    if (!*v) {   /* -s key= : back to the default, as if never given (a file's value included) */
+        cfg_set(c, (key_id)id, icn_keys[id].def, NULL, 0);
+        free(val);
+        return;
+    }
+    /* config.ini must run again as it is: there a '#' after a blank starts a
+     * comment and a line break ends the value */
+    for (const char *p = v; *p; p++)
+        if (*p == '\n' || *p == '\r' || (*p == '#' && (p == v || p[-1] == ' ' || p[-1] == '\t')))
+            fail_at(origin, 0, "key '%s': a value cannot hold %s (config.ini would read it back cut)", k,
+                    *p == '#' ? "a '#' at its start or after a blank" : "a line break");
     char where[300];
     snprintf(where, sizeof where, "%s %s", origin, kv);
-    cfg_set(c, (key_id)id, cfg_trim(val), where, 0);
+    cfg_set(c, (key_id)id, v, where, 0);
     free(val);
 }
 

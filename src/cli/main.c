@@ -6,6 +6,7 @@
 #include "../sim/sim.h"
 #include "../core/comm.h"
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <signal.h>
 #include <unistd.h>
@@ -32,7 +33,7 @@ static void usage(FILE *f)
           "  icnsim --help | --version\n"
           "\n"
           "options:\n"
-          "  -s key=value   override a key (sections are prefixes: -s topology.k=6)\n"
+          "  -s key=value   override a key (sections are prefixes: -s topology.k=6; -s key= restores its default)\n"
           "  -o DIR         results directory (default: output.dir, else results/<name>)\n"
           "  -j N           sweep workers (default 1)\n"
           "  --shard I/N    sweep only the points i with i mod N = I (one task of a cluster array job;\n"
@@ -42,7 +43,7 @@ static void usage(FILE *f)
           "outputs (in DIR): summary.csv (one row per run, every key as a column),\n"
           "timeseries.csv, nodes.csv, config.ini (effective configuration; runs again as it is), perf.csv.\n"
           "exit status: 0 ok, 1 internal or I/O error (the path and reason are printed),\n"
-          "2 bad configuration or usage, 3 deadlock detected.\n", f);
+          "2 bad configuration or usage, 3 deadlock detected or a workload unfinished when the run ended.\n", f);
 }
 
 static void keys_doc(int markdown)
@@ -56,7 +57,7 @@ static void keys_doc(int markdown)
              "`include = other.ini` (top level, path relative to the including file; keys after it\n"
              "override the included file's, and a key given before an include that sets it again is an\n"
              "error, as a key given twice in one file is). Any key can be\n"
-             "overridden with `-s key=value`, and any but those of type string or list (paths, free\n"
+             "overridden with `-s key=value` (`-s key=` gives it back its default), and any but those of type string or list (paths, free\n"
              "text) swept with `icnsim sweep -s key=a:step:b` or `-s key=v1,v2`. Unknown keys, bad\n"
              "values, and keys that have no effect with the rest of the configuration are errors (exit\n"
              "status 2) naming the file, line and key.\n\n"
@@ -149,7 +150,7 @@ static int run_main(cfg_t *c, const char *outdir, int quiet)
     return run_one(c, outdir, flags, NULL);
 }
 
-int main(int argc, char **argv)
+static int icnsim_main(int argc, char **argv)
 {
     /* Past a file size limit, writes fail with EFBIG and are reported with
      * the path, instead of the signal killing the process mid-file. */
@@ -251,5 +252,17 @@ int main(int argc, char **argv)
     if (sweep) rc = run_sweep(&c, sets, nsets, outdir, jobs, quiet, shard, nshards);
     else rc = run_main(&c, outdir, quiet);
     cfg_free(&c);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = icnsim_main(argc, argv);
+    /* what went to standard output must have reached it (a full disk, a closed pipe) */
+    errno = 0;
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "icnsim: standard output: %s\n", strerror(errno ? errno : EIO));
+        if (!rc) rc = EXIT_INTERNAL;
+    }
     return rc;
 }

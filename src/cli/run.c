@@ -54,9 +54,9 @@ void make_dirs(const char *path)
     if (!err && stat(path, &st)) err = errno;
     if (!err && !S_ISDIR(st.st_mode)) err = ENOTDIR;
     if (!err && access(path, W_OK | X_OK)) err = errno;
-    if (err) {
+    if (err) {   /* a name that cannot be a directory is a usage error; the rest is I/O */
         fprintf(stderr, "icnsim: results directory '%s': %s\n", path, strerror(err));
-        exit(EXIT_CONFIG);
+        exit(err == ENOTDIR || err == EEXIST || err == ENAMETOOLONG || err == ELOOP ? EXIT_CONFIG : EXIT_INTERNAL);
     }
 }
 
@@ -131,6 +131,17 @@ int run_one(cfg_t *c, const char *dir, int flags, result_t *out)
         return rc;
     }
     make_dirs(dir);   /* before the run: a bad directory must not cost a simulation */
+    if (!(flags & RUN_POINT)) {   /* a sweep's results are merged from its points: one run must not replace them */
+        char *pts = join(dir, "points");
+        struct stat st;
+        if (!stat(pts, &st)) {
+            fprintf(stderr, "icnsim: results directory '%s' holds a sweep (%s): give the run another -o, or resume "
+                    "the sweep with icnsim sweep\n", dir, pts);
+            exit(EXIT_CONFIG);
+        }
+        free(pts);
+    }
+    out_list_begin(dir);   /* what a run before left here goes */
     char *done = join(dir, POINT_MARKER);
     if (unlink(done) && errno != ENOENT) fail_io(done, errno);   /* the point is incomplete until rewritten */
     s.progress_tty = (flags & RUN_PROGRESS) != 0;

@@ -77,10 +77,12 @@ static void expand(const char *arg, dim_t *d)
         if (cnt > 100000) bad_sweep(arg, "range has more than 100000 values");
         d->vals = xmalloc((size_t)cnt * sizeof *d->vals);
         for (int i = 0; i < (int)cnt; i++) {
-            /* 15 digits: every integer to 10^15 exactly (a seed, a time in ps),
-             * and no binary noise (0.1 + 2 x 0.1 is 0.3) */
+            /* an integer in full (a seed, a time in ps: exact to 2^53), anything
+             * else to 15 digits, without binary noise (0.1 + 2 x 0.1 is 0.3) */
             char buf[64];
-            snprintf(buf, sizeof buf, "%.15g%s", x[0] + i * x[1], sfx[0]);
+            double xv = x[0] + i * x[1];
+            if (xv == floor(xv) && fabs(xv) < 9007199254740992.0) snprintf(buf, sizeof buf, "%.0f%s", xv, sfx[0]);
+            else snprintf(buf, sizeof buf, "%.15g%s", xv, sfx[0]);
             d->vals[d->n++] = xstrdup(buf);
         }
         return;
@@ -178,6 +180,10 @@ static char *realign_row(char *txt, char **cur, int ncur)
     return buf;
 }
 
+/* Keys that say where results go and whether images are drawn, not what is
+ * simulated: a sweep moved, or resumed with another output.plots, is the same. */
+static int output_only(key_id k) { return k == K_OUT_DIR || k == K_OUT_PLOTS; }
+
 /* Whether a point computed earlier (its config.ini, `old`) ran the same
  * configuration as c. Keys are compared one by one, so that a key added by a
  * later version of icnsim, absent from old and left at its default (which by
@@ -208,19 +214,20 @@ static int same_config(const char *old, const cfg_t *c, char *why, size_t n)
         int k = 0;
         while (k < K__COUNT && strcmp(icn_keys[k].name, name)) k++;
         if (k == K__COUNT) { snprintf(why, n, "%s, a key this icnsim does not know", name); same = 0; break; }
+        seen[k] = 1;
+        if (output_only((key_id)k)) continue;
         if (strcmp(c->val[k].text, eq + 3)) {
             snprintf(why, n, "%s = %.100s there, %.100s in this sweep", name, eq + 3, c->val[k].text);
             same = 0;
             break;
         }
-        seen[k] = 1;
     }
     free(line);
     if (!same) return 0;
     /* unset there: at its default, or an embedded default's value that set-up
      * left unset (cfg_from_embedded), which the other keys decide */
     for (int k = 0; k < K__COUNT; k++)
-        if (!seen[k] && strcmp(c->val[k].text, icn_keys[k].def) && !cfg_from_embedded(c, (key_id)k)) {
+        if (!seen[k] && !output_only((key_id)k) && strcmp(c->val[k].text, icn_keys[k].def) && !cfg_from_embedded(c, (key_id)k)) {
             snprintf(why, n, "%s = %.100s (its default) there, %.100s in this sweep", icn_keys[k].name, icn_keys[k].def, c->val[k].text);
             return 0;
         }

@@ -58,8 +58,10 @@ uint32_t ib_parse_switches(cfg_t *c, key_id k, const sim_t *s, uint32_t *out, ui
         char *e;
         while (*t == ' ' || *t == ',') t++;
         if (!*t) break;
-        unsigned long v = strtoul(t, &e, 0);
-        if (e == t || v >= s->nswitches) cfg_fail(c, k, "expected switch indices below %u, separated by spaces", s->nswitches);
+        /* decimal only: 010 is ten, not eight (0x3 stops at the x, which is no index) */
+        unsigned long v = strtoul(t, &e, 10);
+        if (e == t || v >= s->nswitches)
+            cfg_fail(c, k, "expected switch indices below %u (decimal), separated by spaces", s->nswitches);
         if (n == max) cfg_fail(c, k, "at most %u switches", max);
         out[n++] = (uint32_t)v;
         t = e;

@@ -39,6 +39,11 @@ int plot_wanted(cfg_t *c)
 /* Run gnuplot on script in dir; a failure is reported but does not fail the run. */
 static void render(const char *dir, const char *script)
 {
+    /* the image is the script's name with .png (every script sets its output so) */
+    char png[256];
+    const char *dot = strrchr(script, '.');
+    snprintf(png, sizeof png, "%.*s.png", (int)(dot ? dot - script : (long)strlen(script)), script);
+    out_list_add(dir, png);
     pid_t pid;
     char *argv[] = { "gnuplot", (char *)script, NULL };
     posix_spawn_file_actions_t fa;
