@@ -93,6 +93,13 @@ TEST(dimemas_whole_trace_checks_name_the_line)
         { "1:0:0:0.1\nd:1:5:2:0:7\n1:1:0:0.1\n", ":2: a communicator names a task beyond the trace's" },
         { H2 "1:0:0:0.1\n1:1:0\0:0.1\n", ":3: a NUL byte in the line" },
         { H2 "1:0:0:0.000001\n1:0:1:0.000005\n", ":3: a second thread of the task" },
+        /* CR-only line ends would join the records into one line */
+        { H2 "1:0:0:0.000001\r2:0:0:1:0:100:1:0:0\r3:1:0:0:0:100:1:0:0\r", ":2: a carriage return inside the line" },
+        /* a field too many shifts what is read: the size would be read as a tag */
+        { H2 "2:0:0:1:0:0:100000:1:0:0\n", ":2: too many fields for its type" },
+        { H2 "1:0:0:0.5:7\n", ":2: too many fields for its type" },
+        { H2 "10:0:0:11:0:0:0:8:8:3\n", ":2: a global operation has 9 fields, or a tenth of 0, 1 or 2" },
+        { H2 "10:0:0:11:0:0:0:8:8:2:0\n", ":2: a global operation has 9 fields" },
     };
 #undef H2
     char path[] = "/tmp/icnsim-dim-XXXXXX";
@@ -115,6 +122,9 @@ TEST(dimemas_whole_trace_checks_name_the_line)
         /* an immediate reduce and its waits (sync 2), whose root field is a 0/1 flag as prv2dim writes it */
         "#DIMEMAS:\"t\":1,0:2(1,1),0\nd:1:5:1:1\n10:1:0:10:5:1:0:8:8\n10:1:0:10:5:0:0:8:8:2\n",
         "#DIMEMAS:\"x3(y)\":1,0:2(1,1),0\n2:0:0:1:0:8:1:0:0\n3:1:0:0:0:8:1:0:0\n",   /* "3(" in the name: still 2 tasks */
+        /* a rootless collective's root field is not read (prv2dim may write -1) */
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\n10:0:0:11:0:-1:0:8:8\n10:1:0:11:0:-1:0:8:8\n",
+        "#DIMEMAS:\"t\":1,0:2(1,1),0\nd:1:5:2:0:1\r\n10:0:0:0:5:0:0:8:8:0\n10:1:0:0:5:0:0:8:8:1\n",   /* a CRLF definition, tenth fields */
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         size_t len = strlen(good[i]);
@@ -131,6 +141,7 @@ TEST(dimemas_whole_trace_checks_name_the_line)
     uint32_t n;
     void *d = dimemas_open_file("/dev/null", &n, err, sizeof err);
     CHECK(!d && strstr(err, "not a regular file"), "a device is refused: got '%s'", err);
+    if (d) dimemas_close(d);
     if (d) dimemas_close(d);
 }
 

@@ -284,3 +284,12 @@ TEST(hard_empty_value_restores_the_default_and_root_indices_are_decimal)
     snprintf(args, sizeof args, "run %s -s ib.root=08x", T);
     expect(args, 2, "decimal");
 }
+
+TEST(hard_a_pipe_as_a_trace_is_refused_not_waited_on)
+{
+    /* opening a pipe waits for a writer: it must be refused before */
+    char out[512];
+    sh("rm -f fifo.dim && mkfifo fifo.dim", out, sizeof out);
+    expect("run -q -s topology.k=2 -s topology.stages=2 -s time.warmup=0 -s workload.source=dimemas -s workload.trace=fifo.dim",
+           2, "not a regular file");
+}

@@ -246,3 +246,91 @@ TEST(workload_messages_of_one_source_and_tag_do_not_overtake)
     cfg_free(&c);
     unlink(path);
 }
+
+/* A trace in a file of the test's temporary directory; returns its path. */
+static const char *trace_file(const char *name, const char *text)
+{
+    static char dir[128], path[256];
+    test_tmpdir(dir, sizeof dir, "wltrace");
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f)) abort();
+    return path;
+}
+
+/* Zero-length bursts cost no event (a million of them at one instant would
+ * trip the zero-delay watchdog), and the end of a rank's records is not an
+ * operation. */
+TEST(workload_zero_bursts_take_no_event_and_end_is_not_an_operation)
+{
+    char text[8192] = "#DIMEMAS:\"z\":1,0:2(1,1),0\n";
+    for (int i = 0; i < 100; i++) strcat(text, "1:0:0:0\n1:1:0:0\n");
+    strcat(text, "1:0:0:0.000001\n1:1:0:0.000001\n");
+    char set[300];
+    snprintf(set, sizeof set, "workload.trace=%s", trace_file("zero.dim", text));
+    const char *sets[] = { "workload.source=dimemas", set, NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, xbar, sets);
+    CHECK(sim_run(&s) == 0 && wl_finished(&s), "the trace did not finish");
+    CHECK(s.st.events < 10, "%llu events for two 1 us bursts", (unsigned long long)s.st.events);
+    CHECK(s.wl->rank[0].ops == 101 && s.wl->rank[1].ops == 101, "operations %llu, %llu, want 101 (the end is none)",
+          (unsigned long long)s.wl->rank[0].ops, (unsigned long long)s.wl->rank[1].ops);
+    CHECK(wl_makespan(&s) == 1000000, "makespan %.6f us", wl_makespan(&s) / 1e6);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* A run that ends inside a burst or a blocking send counts what elapsed,
+ * and says whom the sender waits for. */
+TEST(workload_cut_short_counts_elapsed_compute_and_names_the_send_peer)
+{
+    const char *text = "#DIMEMAS:\"c\":1,0:2(1,1),0\n1:0:0:0.000002\n1:0:0:0.5\n"
+                       "1:1:0:0.000002\n2:1:0:0:0:4000000000:1:0:0\n";
+    char set[300];
+    snprintf(set, sizeof set, "workload.trace=%s", trace_file("cut.dim", text));
+    const char *sets[] = { "workload.source=dimemas", set, "time.measure=10us", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, xbar, sets);
+    CHECK(sim_run(&s) == 3 && !wl_finished(&s), "the run should end unfinished");
+    char dir[128] = "", path[256], buf[2048] = "";
+    test_tmpdir(dir, sizeof dir, "wlcut");
+    wl_write(&s, dir);
+    snprintf(path, sizeof path, "%s/workload.csv", dir);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    buf[n] = 0;
+    /* rank 0: 2 us, then 8 us of its 0.5 s burst */
+    CHECK(strstr(buf, "\n0,0,2,10.000000,0.000000,10.000000,0\n"), "workload.csv: %s", buf);
+    char rep[1024] = "";
+    FILE *r = fmemopen(rep, sizeof rep, "w");
+    wl_report_stuck(&s, r);
+    fclose(r);
+    CHECK(strstr(rep, "rank 1 (node 1) sends (blocking) to rank 0 (tag 1) since t = 2.000 us")
+          && strstr(rep, "rank 0 (node 0) computes since t = 2.000 us"), "report: %s", rep);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* A send no receive takes: the application finishes, and says so, whether
+ * the message is still in the network or arrived unexpected. */
+TEST(workload_unreceived_send_is_counted)
+{
+    static const char *const texts[] = { "#DIMEMAS:\"u\":1,0:2(1,1),0\n2:0:0:1:0:100000:1:0:0\n0:1:0\n",
+                                         "#DIMEMAS:\"u\":1,0:2(1,1),0\n2:0:0:1:0:100000:1:0:0\n1:1:0:0.00005\n" };
+    for (int i = 0; i < 2; i++) {
+        char set[300];
+        snprintf(set, sizeof set, "workload.trace=%s", trace_file("unrec.dim", texts[i]));
+        const char *sets[] = { "workload.source=dimemas", set, NULL };
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, xbar, sets);
+        CHECK(sim_run(&s) == 0 && wl_finished(&s), "case %d: the trace did not finish", i);
+        CHECK(wl_unreceived(&s) == 1 && s.wl->inflight == (uint32_t)(i == 0), "case %d: %llu unreceived (%u in flight), want 1",
+              i, (unsigned long long)wl_unreceived(&s), s.wl->inflight);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}

@@ -104,11 +104,24 @@ typedef struct dim {
 
 #define MAXF 64
 
-/* Split line into ':'-separated fields (in place); returns their number. */
+/* Cut the line's end, "\n" or "\r\n"; 0 if a carriage return remains
+ * inside it (a file of CR-only line ends would otherwise read as one line). */
+static int strip_eol(char *line)
+{
+    size_t n = strlen(line);
+    if (n && line[n - 1] == '\n') line[--n] = 0;
+    if (n && line[n - 1] == '\r') line[--n] = 0;
+    return !strchr(line, '\r');
+}
+
+#define CR_INSIDE "a carriage return inside the line (line ends are \\n or \\r\\n)"
+
+/* Split line into ':'-separated fields (in place); returns their number,
+ * -1 if a carriage return is inside it. */
 static int fields(char *line, char **f)
 {
     int n = 0;
-    line[strcspn(line, "\r\n")] = 0;
+    if (!strip_eol(line)) return -1;
     for (char *p = line; n < MAXF;) {
         f[n++] = p;
         p = strchr(p, ':');
@@ -158,6 +171,7 @@ static int self_root(const rec_t *x)
 /* Parse and check the fields of a task record; NULL if valid, else why not. */
 static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
 {
+    if (n < 0) return CR_INSIDE;
     if (n < 3 || !num(f[0], &x->type) || !num(f[1], &x->task) || !num(f[2], &x->thr))
         return "want a record type, a task and a thread (type:task:thread:...)";
     uint64_t t = x->type;
@@ -167,6 +181,11 @@ static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
     if (x->task > 4000000 || (ntasks && x->task >= ntasks)) return "task id out of range";
     int want = t == 1 ? 4 : t == 2 || t == 3 || t == 10 ? 9 : 3;
     if (n < want) return "too few fields for its type";
+    /* more would shift what is read (a size read as a tag); a global
+     * operation may have a tenth, 0-2 (2: the wait of an immediate one) */
+    if ((t == 1 || t == 2 || t == 3) && n > want) return "too many fields for its type";
+    if (t == 10 && (n > 10 || (n == 10 && strcmp(f[9], "0") && strcmp(f[9], "1") && strcmp(f[9], "2"))))
+        return "a global operation has 9 fields, or a tenth of 0, 1 or 2";
     if (t == 1) {
         char *end;
         x->sec = strtod(f[3], &end);
@@ -175,7 +194,9 @@ static const char *parse(char **f, int n, uint32_t ntasks, rec_t *x)
     }
     if (t == 0 || t == 20) return NULL;
     for (int i = 3; i < want; i++) {
-        int ignored = t == 10 ? i == 6 : i == 4 || i == 7;
+        /* a root's thread, a peer's thread, a point-to-point communicator, and
+         * the root field of a global operation that has no root */
+        int ignored = t == 10 ? i == 6 || (i == 5 && root_kind(x->v[0]) == ROOT_NONE) : i == 4 || i == 7;
         if (ignored ? !any_int(f[i]) : !num(f[i], &x->v[i - 3])) return "a field is not a non-negative integer";
         if (ignored) x->v[i - 3] = 0;
     }
@@ -250,7 +271,7 @@ static int cmp_u64(const void *a, const void *b)
 static const char *comm_read(char *line, comm_t *c)
 {
     *c = (comm_t){ 0 };
-    line[strcspn(line, "\r\n")] = 0;
+    if (!strip_eol(line)) return CR_INSIDE;
     uint64_t n = 1, id, cnt, x;
     for (const char *p = line; (p = strchr(p, ':')); p++) n++;
     char *f[4], *p = line;
@@ -526,13 +547,18 @@ void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t er
 {
     dim_t *d = xcalloc(1, sizeof *d);
     d->path = xstrdup(path);
+    struct stat st;
+    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {   /* before opening: a pipe would block the open */
+        snprintf(err, errlen, "'%s' is not a regular file (the trace is read by offsets: not a pipe or a device)", path);
+        dim_free(d);
+        return NULL;
+    }
     d->f = fopen(path, "r");
     if (!d->f) {
         snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
         dim_free(d);
         return NULL;
     }
-    struct stat st;
     if (fstat(fileno(d->f), &st) || !S_ISREG(st.st_mode)) {   /* ranks read their records back by offset */
         snprintf(err, errlen, "'%s' is not a regular file (the trace is read by offsets: not a pipe or a device)", path);
         dim_free(d);

@@ -261,11 +261,12 @@ static void advance(sim_t *s, uint32_t r)
     while (k->state == RS_RUN) {
         wop_t op;
         w->src->next(w->src_state, r, &op);
-        k->ops++;
+        if (op.kind != OP_END) k->ops++;
         switch (op.kind) {
         case OP_COMPUTE:
-            k->compute += op.arg;
+            if (!op.arg) break;   /* shorter than a picosecond: nothing to wait for */
             k->state = RS_COMPUTE;
+            k->since = s->now;
             w->computing++;
             evq_push(&s->evq, s->now + op.arg, EV_WL_WAKE, r, 0);
             return;
@@ -273,7 +274,7 @@ static void advance(sim_t *s, uint32_t r)
         case OP_ISEND:
         case OP_STEP_ISEND:
             if (op.peer >= w->nranks) die("workload: rank %u sends to rank %u of %u", r, op.peer, w->nranks);
-            if (op.kind == OP_SEND && op.peer != r) block(s, k, RS_SEND);
+            if (op.kind == OP_SEND && op.peer != r) { k->wait_peer = op.peer; k->wait_tag = op.tag; block(s, k, RS_SEND); }
             else if (op.peer != r && op.kind == OP_STEP_ISEND) k->step_pending++;
             else if (op.peer != r) k->pending++;
             post_send(s, r, op.peer, op.tag, op.arg, op.kind == OP_SEND, op.kind == OP_STEP_ISEND);
@@ -334,6 +335,7 @@ void wl_timer(sim_t *s, uint32_t r)
 {
     wl_t *w = s->wl;
     w->computing--;
+    w->rank[r].compute += s->now - w->rank[r].since;
     w->rank[r].state = RS_RUN;
     advance(s, r);
 }
@@ -424,6 +426,17 @@ void wl_start(sim_t *s)
 }
 
 int wl_finished(const sim_t *s) { return s->wl->done == s->wl->nranks; }
+
+uint64_t wl_unreceived(const sim_t *s)
+{
+    const wl_t *w = s->wl;
+    uint64_t n = w->inflight;
+    for (uint32_t r = 0; r < w->nranks; r++) {
+        for (uint32_t m = w->rank[r].ux_head; m != ICN_NIL; m = w->msg[m].next) n++;
+        for (uint32_t m = w->rank[r].held; m != ICN_NIL; m = w->msg[m].next) n++;
+    }
+    return n;
+}
 int wl_stuck(const sim_t *s) { return (int)s->wl->stuck; }
 
 int wl_report_stuck(const sim_t *s, FILE *f)
@@ -437,7 +450,7 @@ int wl_report_stuck(const sim_t *s, FILE *f)
         if (k->state == RS_DONE) continue;
         if (n++ < 16) {
             fprintf(f, "  rank %u (node %u) %s", r, k->node, what[k->state]);
-            if (k->state == RS_RECV || k->state == RS_WAIT) {
+            if (k->state == RS_SEND || k->state == RS_RECV || k->state == RS_WAIT) {
                 if (k->wait_peer == WL_ANY) fprintf(f, " any rank");
                 else fprintf(f, " rank %u", k->wait_peer);
                 if (k->wait_tag != WL_ANY) fprintf(f, " (tag %u)", k->wait_tag);

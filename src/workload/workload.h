@@ -90,6 +90,7 @@ void wl_setup(sim_t *s, cfg_t *c);
 void wl_free(sim_t *s);
 void wl_timer(sim_t *s, uint32_t rank);              /* EV_WL_WAKE: a compute phase ends */
 int wl_finished(const sim_t *s);                      /* every rank has finished */
+uint64_t wl_unreceived(const sim_t *s);                /* messages sent that no receive took: in flight, unexpected or held */
 int wl_stuck(const sim_t *s);                         /* no rank can progress any more */
 int wl_report_stuck(const sim_t *s, FILE *f);         /* ranks blocked forever; returns their number */
 void wl_write(const sim_t *s, const char *dir);
