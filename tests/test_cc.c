@@ -344,6 +344,8 @@ TEST(cc_stalled_nodes_replay_their_wakeups)
         { "cc.ccti_timer=1", "traffic.scenario=hotspot", "traffic.hs_count=3", "load=0.8", NULL },
         { "cc.ccti_timer=2", "cc.ccti_increase=1", "nic.flows=8", NULL },
         { "cc.ccti_timer=1", "traffic.scenario=hs25-4", "time.measure=300us", NULL },
+        /* a message's last packet is its smallest: a node with room for it must not stall */
+        { "traffic.message_size=4200B", "switch.buffer=32KB", "nic.buffer=32KB", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint64_t digest[2], events[2];
@@ -404,11 +406,12 @@ TEST(cc_bad_input_is_refused)
     /* CCT files: empty, non-monotonic, malformed, too short */
     static const struct { const char *text, *needle; } files[] = {
         { "# nothing\n", "no entries" },
-        { "0 0\n3 8\n3 4\n", "shorter delay" },
+        { "0 0\n3 8\n3 4\n", "icnsim-cct.txt:3: entry 2 gives a shorter delay than entry 1 (line 2)" },
         { "0 0\n3 eight\n", ":2: expected" },
         { "0 0\n0 1\n", "needs 128" },
         { "", "needs 128" },   /* 127 entries and a comment of 256 characters whose tail reads as a 128th */
         { "", ":2: a NUL byte" },
+        { "0 0\n0x\n", ":2: expected" },
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         FILE *f = fopen("/tmp/icnsim-cct.txt", "w");
@@ -426,7 +429,22 @@ TEST(cc_bad_input_is_refused)
         int rc = run_cmd(cmd, out, sizeof out);
         CHECK(rc == 2 && strstr(out, files[i].needle) && strstr(out, "/tmp/icnsim-cct.txt"), "CCT file %zu: status %d: %s", i, rc, out);
     }
+    /* numbers are decimal, or a whole word after 0x: 09 is nine, not an octal error */
+    FILE *f = fopen("/tmp/icnsim-cct.txt", "w");
+    if (!f) abort();
+    fputs("0 0\n0x0009\n0 09\n", f);
+    for (int k = 0; k < 130; k++) fputs("0 010\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us -s cc.mode=iba -s cc.cct=file "
+             "-s cc.cct_file=/tmp/icnsim-cct.txt -s cc.ccti_limit=8", icnsim_bin());
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 0, "a decimal CCT file: status %d: %s", rc, out);
     unlink("/tmp/icnsim-cct.txt");
+    /* a CNP is one packet */
+    snprintf(cmd, sizeof cmd, "%s run -q -o /tmp/icnsim-cc-bad -s time.measure=10us -s cc.mode=iba -s packet.mtu=256B "
+             "-s cc.cnp_size=4KB", icnsim_bin());
+    rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "cc.cnp_size") && strstr(out, "larger than a packet"), "a CNP above packet.mtu: %d: %s", rc, out);
 }
 
 /* dir/name opened past its header line, or NULL (a failed check). */
@@ -954,4 +972,18 @@ TEST(cc_only_heads_that_requested_lose_an_arbitration)
           "A (requested, lost) lost %u; B (requested nothing: no credits) lost %u (queued %u, %u)", qa->lost, qb->lost, qa->npk, qb->npk);
     sim_free(&s);
     cfg_free(&c);
+}
+
+/* cc-timeseries.csv's bins end where timeseries.csv's do, the last one cut
+ * at the end of the series. */
+TEST(cc_timeseries_ends_with_the_time_series)
+{
+    char dir[128] = "", cmd[1024], out[4096];
+    test_tmpdir(dir, sizeof dir, "ccts");
+    snprintf(cmd, sizeof cmd, "%s run -q -s output.plots=no -s topology.k=4 -s topology.stages=2 -s time.warmup=20us "
+             "-s time.measure=95us -s time.interval=10us -s cc.mode=iba -o %s/r && tail -n 1 %s/r/timeseries.csv | cut -d, -f2 && "
+             "tail -n 1 %s/r/cc-timeseries.csv | cut -d, -f1", icnsim_bin(), dir, dir, dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    double a = 0, b = 0;
+    CHECK(rc == 0 && sscanf(out, "%lf %lf", &a, &b) == 2 && a == b && a > 110, "last bins end at %s", out);
 }

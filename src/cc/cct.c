@@ -49,8 +49,21 @@ static _Noreturn void file_fail(const char *path, int line, const char *what)
     exit(EXIT_CONFIG);
 }
 
-/* One entry per line: "shift multiplier" or a 16-bit word (0x...). */
-static uint32_t from_file(cc_t *cc, const char *path)
+/* A number of a CCT file: decimal, or hexadecimal after 0x (a whole 16-bit
+ * word); a leading 0 is not octal. *e = p when there is none. */
+static unsigned long number(const char *p, char **e)
+{
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        if (!isxdigit((unsigned char)p[2])) { *e = (char *)p; return 0; }
+        return strtoul(p + 2, e, 16);
+    }
+    if (*p < '0' || *p > '9') { *e = (char *)p; return 0; }
+    return strtoul(p, e, 10);
+}
+
+/* One entry per line: "shift multiplier" or a 16-bit word (0x...); each
+ * entry's line into lines. */
+static uint32_t from_file(cc_t *cc, const char *path, int *lines)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -74,21 +87,23 @@ static uint32_t from_file(cc_t *cc, const char *path)
         unsigned long a, b;
         char *e;
         errno = 0;
-        a = strtoul(p, &e, 0);
+        a = number(p, &e);
         if (e == p || errno) { fclose(f); file_fail(path, line, "expected 'shift multiplier' or a 16-bit word 0x..."); }
         while (isspace((unsigned char)*e)) e++;
         if (!*e) {
             if (a > 0xffff) { fclose(f); file_fail(path, line, "a CCT entry is a 16-bit word"); }
+            lines[n] = line;
             cc->cct[n++] = (uint16_t)a;
             continue;
         }
         char *e2;
-        b = strtoul(e, &e2, 0);
+        b = number(e, &e2);
         while (isspace((unsigned char)*e2)) e2++;
         if (e2 == e || *e2 || a > 3 || b > 0x3fff) {
             fclose(f);
             file_fail(path, line, "expected 'shift multiplier' with shift 0..3 and multiplier 0..16383");
         }
+        lines[n] = line;
         cc->cct[n++] = entry((unsigned)a, (uint32_t)b);
     }
     free(buf);
@@ -99,6 +114,7 @@ static uint32_t from_file(cc_t *cc, const char *path)
 void cct_build(sim_t *s, cfg_t *c, const char *preset_cct, cc_t *cc)
 {
     const char *name = cfg_is_set(c, K_CC_CCT) ? cfg_str(c, K_CC_CCT) : preset_cct;
+    int lines[CC_MAX_CCT];   /* a file's entries: their lines */
     if (cfg_is_set(c, K_CC_MAX_DELAY) && strcmp(name, "linear"))
         cfg_fail(c, K_CC_MAX_DELAY, "applies to cc.cct = linear only");
     if (cfg_is_set(c, K_CC_CCT_FILE) && strcmp(name, "file")) cfg_fail(c, K_CC_CCT_FILE, "applies to cc.cct = file only");
@@ -108,7 +124,7 @@ void cct_build(sim_t *s, cfg_t *c, const char *preset_cct, cc_t *cc)
     } else if (!strcmp(name, "file")) {
         const char *path = cfg_str(c, K_CC_CCT_FILE);
         if (!path[0]) cfg_fail(c, K_CC_CCT, "a table from a file needs cc.cct_file");
-        uint32_t n = from_file(cc, path);
+        uint32_t n = from_file(cc, path, lines);
         if (n == 0) { fprintf(stderr, "icnsim: %s: the CCT file has no entries\n", path); exit(EXIT_CONFIG); }
         if (n <= cc->ccti_limit) {
             fprintf(stderr, "icnsim: %s: the CCT file has %u entries; cc.ccti_limit = %u needs %u\n", path, n,
@@ -127,8 +143,8 @@ void cct_build(sim_t *s, cfg_t *c, const char *preset_cct, cc_t *cc)
         cc->ird[i] = cct_ird(cc->tp, cc->cct[i]);
         if (i && cc->ird[i] < cc->ird[i - 1]) {
             if (!strcmp(name, "file")) {
-                fprintf(stderr, "icnsim: %s: entry %u gives a shorter delay than entry %u: a CCT must not decrease\n",
-                        cfg_str(c, K_CC_CCT_FILE), i, i - 1);
+                fprintf(stderr, "icnsim: %s:%d: entry %u gives a shorter delay than entry %u (line %d): a CCT must not decrease\n",
+                        cfg_str(c, K_CC_CCT_FILE), lines[i], i, i - 1, lines[i - 1]);
                 exit(EXIT_CONFIG);
             }
             die("CCT %s decreases at %u", name, i);

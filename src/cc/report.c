@@ -97,6 +97,7 @@ void cc_write(const sim_t *s, const char *dir)
     fputs("t_end_us,throttled_sources,mean_ccti,max_ccti,fecn_marked,becns\n", f);
     for (uint32_t b = 0; b < cc->nsampled; b++) {
         simtime_t end = (simtime_t)(b + 1) * s->st.interval;
+        if (end > stats_series_end(s)) end = stats_series_end(s);   /* as timeseries.csv's last bin */
         fprintf(f, "%.3f,%u,%.3f,%u,%" PRIu64 ",%" PRIu64 "\n", end / 1e6, cc->ts_throttled[b], cc->ts_mean[b], cc->ts_max[b],
                 cc->ts_marked[b] - (b ? cc->ts_marked[b - 1] : 0), cc->ts_becns[b] - (b ? cc->ts_becns[b - 1] : 0));
     }

@@ -9,6 +9,14 @@
 static void transport_service(sim_t *s, uint32_t n);
 static int transport_deliver(sim_t *s, uint32_t id);
 
+/* The smallest of the packets a message of `size` bytes is cut into: its
+ * last (a remainder), or a whole packet. */
+static uint32_t smallest_packet(const sim_t *s, uint32_t size)
+{
+    uint32_t r = size % s->mtu;
+    return size && r ? r : size ? s->mtu : 1;
+}
+
 void transport_setup(sim_t *s, cfg_t *c, int needed)
 {
     if (!needed) return;
@@ -19,9 +27,11 @@ void transport_setup(sim_t *s, cfg_t *c, int needed)
     t->queue_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);
     t->max_flows = (uint32_t)cfg_int(c, K_NIC_FLOWS);
     t->cnp_size = (uint32_t)cfg_u64(c, K_CC_CNP_SIZE);
-    t->min_pkt = s->msg_size < s->mtu ? s->msg_size : s->mtu;
-    if (s->msg_long && s->msg_long < t->min_pkt) t->min_pkt = s->msg_long;
-    if (!t->min_pkt) t->min_pkt = 1;
+    /* the smallest packet any message can have: a node with no room for it stalls */
+    t->min_pkt = smallest_packet(s, s->msg_size);
+    if (s->msg_long && smallest_packet(s, s->msg_long) < t->min_pkt) t->min_pkt = smallest_packet(s, s->msg_long);
+    if (t->cnp_size > s->mtu)   /* one packet: larger, it might never fit a VC's buffer, and would block its node's CNPs */
+        cfg_fail(c, K_CC_CNP_SIZE, "a CNP of %u bytes is larger than a packet (packet.mtu = %u bytes)", t->cnp_size, s->mtu);
     s->hooks.nic_service = transport_service;
     s->hooks.deliver = transport_deliver;
 }
@@ -415,7 +425,7 @@ static inline int room(const sim_t *s, const nic_t *c, uint32_t vc, uint32_t siz
     return s->credits[c->port * s->nvc + vc] >= (int32_t)occ_bytes(s, size);
 }
 
-/* Room on some VC for the smallest first packet a message can have. */
+/* Room on some VC for the smallest packet a message can have. */
 static int any_room(const sim_t *s, const nic_t *c)
 {
     for (uint32_t v = 0; v < s->nvc; v++)

@@ -149,7 +149,7 @@ typedef struct transport {
     uint16_t rest_ccti;       /* a flow's CCT index at rest (CCTI_Min): new flows start there */
     simtime_t keep_end;       /* per-flow CC: how long an ended flow's last packet's end matters (the
                                  largest IRD); 0: never kept */
-    uint32_t min_pkt;         /* bytes of the smallest first packet of a generated message */
+    uint32_t min_pkt;         /* bytes of the smallest packet of a generated message (a last one, a remainder, included) */
     uint8_t no_stall;         /* nodes never stall (tests compare the two ways) */
     uint64_t held_joined;     /* messages that waited for a flow and joined one a BECN made */
 } transport_t;
