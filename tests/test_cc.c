@@ -987,3 +987,19 @@ TEST(cc_timeseries_ends_with_the_time_series)
     double a = 0, b = 0;
     CHECK(rc == 0 && sscanf(out, "%lf %lf", &a, &b) == 2 && a == b && a > 110, "last bins end at %s", out);
 }
+
+/* summary.csv shows the values a preset gave (and the routing at arrival CC
+ * chose), and config.ini, which leaves them to the preset, runs the same. */
+TEST(cc_summary_shows_the_preset_values)
+{
+    char dir[128] = "", cmd[2048], out[4096];
+    test_tmpdir(dir, sizeof dir, "ccpre");
+    snprintf(cmd, sizeof cmd, "B=%s; D=%s; $B run -q -s output.plots=no -s topology.k=4 -s topology.stages=2 -s time.measure=20us "
+             "-s cc.mode=iba -s cc.preset=simula-llnl -o $D/a && $B run $D/a/config.ini -q -o $D/b && "
+             "python3 -c \"import csv; r, q = (next(csv.DictReader(open('$D/' + d + '/summary.csv'))) for d in 'ab'); "
+             "print([k for k in r if r[k] != q[k] and k != 'run'], r['cc.threshold'], r['cc.marking_rate'], r['cc.port_control'], "
+             "r['cc.ccti_timer'], r['cc.cct'], r['routing.when'])\"",
+             icnsim_bin(), dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 0 && strstr(out, "[] 15 15 sl 150 simula-llnl arrival"), "status %d: %s", rc, out);
+}

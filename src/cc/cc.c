@@ -35,9 +35,20 @@ void cc_list(FILE *f)
     fprintf(f, "  %-12s %s\n", "file", "from cc.cct_file");
 }
 
+/* A key left unset takes the preset's value, which summary.csv then shows
+ * (config.ini keeps it unset, so the preset still decides). */
+static void shown(cfg_t *c, key_id k, const char *text)
+{
+    if (!cfg_is_set(c, k)) cfg_set(c, k, text, NULL, 0);
+}
+
 static int64_t key_or(cfg_t *c, key_id k, int64_t preset)
 {
-    return cfg_is_set(c, k) ? cfg_int(c, k) : preset;
+    if (cfg_is_set(c, k)) return cfg_int(c, k);
+    char text[32];
+    snprintf(text, sizeof text, "%lld", (long long)preset);
+    shown(c, k, text);
+    return preset;
 }
 
 void cc_setup(sim_t *s, cfg_t *c)
@@ -82,9 +93,11 @@ void cc_setup(sim_t *s, cfg_t *c)
     cc->marking_rate = (uint32_t)key_or(c, K_CC_MARKING_RATE, p->marking_rate);
     cc->min_size = 64 * (uint32_t)key_or(c, K_CC_PACKET_SIZE, p->packet_size);
     const char *vm = cfg_is_set(c, K_CC_VICTIM_MASK) ? cfg_str(c, K_CC_VICTIM_MASK) : p->victim ? "all" : "none";
+    shown(c, K_CC_VICTIM_MASK, vm);
     if (!strcmp(vm, "all")) cc->victim_marks = 1;
     else if (strcmp(vm, "none")) cfg_fail(c, K_CC_VICTIM_MASK, "must be all or none");
     const char *pc = cfg_is_set(c, K_CC_PORT_CONTROL) ? cfg_str(c, K_CC_PORT_CONTROL) : p->per_sl ? "sl" : "flow";
+    shown(c, K_CC_PORT_CONTROL, pc);
     if (!strcmp(pc, "sl")) cc->per_sl = 1;
     else if (strcmp(pc, "flow")) cfg_fail(c, K_CC_PORT_CONTROL, "must be flow or sl");
     /* per SL, a source's state is its injection VC's: the SL only while the
@@ -104,6 +117,7 @@ void cc_setup(sim_t *s, cfg_t *c)
                  cc->ccti_min, cc->ccti_limit);
     cc->tp = ser_time(s, s->mtu);
     cct_build(s, c, p->cct, cc);
+    shown(c, K_CC_CCT, p->cct);
     /* A flow ends when idle at CCTI_Min, and a new one starts with no delay
      * owed: a delay at rest would be skipped by every new flow. */
     if (!cc->per_sl && cc->ird[cc->ccti_min] && strcmp(cfg_str(c, K_MP_SCHEME), "drb-ib"))   /* drb-ib never throttles */

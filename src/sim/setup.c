@@ -140,8 +140,10 @@ static void setup_policies(sim_t *s, cfg_t *c)
         if (!strcmp(when, "arrival")) s->route_at_arrival = 1;
         else if (strcmp(when, "head")) cfg_fail(c, K_ROUTING_WHEN, "must be head or arrival");
         /* IBA CC counts the bytes queued per output: route at arrival unless told otherwise */
-        if (!cfg_is_set(c, K_ROUTING_WHEN) && strcmp(cfg_str(c, K_CC_MODE), "off") && !s->routing->multi_cand)
+        if (!cfg_is_set(c, K_ROUTING_WHEN) && strcmp(cfg_str(c, K_CC_MODE), "off") && !s->routing->multi_cand) {
             s->route_at_arrival = 1;
+            cfg_set(c, K_ROUTING_WHEN, "arrival", NULL, 0);   /* summary.csv says so */
+        }
         if (s->route_at_arrival && s->routing->multi_cand)
             cfg_fail(c, K_ROUTING_WHEN, "routing %s offers several outputs per packet to choose from when it reaches "
                      "the head; routing at arrival needs one", s->routing->name);
