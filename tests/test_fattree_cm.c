@@ -693,7 +693,7 @@ TEST(voqnet_is_hol_free)
      * for the hot-spot (plus the hot-spot's 1/432), uniform traffic nearly
      * everything; one FIFO gets 0.06 and 0.63 */
     static const char *ini = "load = 1.0\n[time]\nwarmup = 300us\nmeasure = 200us\n[topology]\ntype = rlft\nk = 6\nstages = 3\n"
-                             "[switch]\nbuffer = 192KB\n[nic]\nbuffer = 192KB\n[queuing]\nscheme = voqnet\n";
+                             "[nic]\nbuffer = 192KB\n[queuing]\nscheme = voqnet\n";
     result_t hs, ut;
     CHECK(tsim_run_checked(ini, (const char *[]){ "traffic.scenario=hs10-1", NULL }, &hs) == 0, "voqnet hs10-1");
     CHECK(tsim_run_checked(ini, NULL, &ut) == 0, "voqnet uniform");

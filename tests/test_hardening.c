@@ -293,3 +293,31 @@ TEST(hard_a_pipe_as_a_trace_is_refused_not_waited_on)
     expect("run -q -s topology.k=2 -s topology.stages=2 -s time.warmup=0 -s workload.source=dimemas -s workload.trace=fifo.dim",
            2, "not a regular file");
 }
+
+TEST(hard_policy_choices_that_would_do_nothing_are_refused)
+{
+    static const struct { const char *args, *needle; int status; } cases[] = {
+        /* K/K: one candidate port, a deterministic routing under an adaptive name */
+        { "-s routing.algorithm=ADAP-2TH-S-K/6", "K/6 leaves one candidate port of K = 6", 2 },
+        /* AFI on one switch: no upward choice, yet its VC would halve the buffers */
+        { "-s topology.stages=1 -s routing.algorithm=afi -s switch.vcs=2", "no upward choice for AFI", 2 },
+        /* voqsw: VCs past the radix are never used */
+        { "-s queuing.scheme=voqsw -s switch.vcs=16", "at most 12 outputs", 2 },
+        { "-s queuing.scheme=voqsw -s switch.vcs=12 -o voqsw12", NULL, 0 },
+        /* voqnet's queues are queuing.queue_size each */
+        { "-s topology.k=3 -s queuing.scheme=voqnet -s switch.buffer=8KB", "voqnet's switch queues take queuing.queue_size", 2 },
+        /* one crossbar input per queue: no arbiter */
+        { "-s topology.k=3 -s switch.crossbar=queue -s switch.vcs=3 -s queuing.scheme=dbbm -s switch.arbiter=rr", "switch.arbiter", 2 },
+        { "-s topology.k=3 -s switch.crossbar=queue -s switch.vcs=3 -s queuing.scheme=dbbm -s switch.islip_iterations=2",
+          "switch.islip_iterations", 2 },
+        /* the flit model's per-hop VC allocation would drop a per-hop queuing rule */
+        { "-s topology.k=3 -s switch.model=flit -s switch.vcs=3 -s queuing.scheme=voqsw", "set router.vc_alloc = static", 2 },
+        { "-s topology.k=3 -s switch.model=flit -s switch.vcs=3 -s queuing.scheme=voqsw -s router.vc_alloc=static -o flitvoqsw", NULL, 0 },
+    };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(cases); i++) {
+        char a[1024];
+        snprintf(a, sizeof a, "run -q -s time.warmup=2us -s time.measure=5us -s traffic.scenario=none -s output.plots=no %s",
+                 cases[i].args);
+        expect(a, cases[i].status, cases[i].needle);
+    }
+}

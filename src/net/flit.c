@@ -508,6 +508,9 @@ void flit_setup(sim_t *s, cfg_t *c)
     else if (strcmp(va, "static")) cfg_fail(c, K_ROUTER_VC_ALLOC, "must be per-hop or static");
     if (cfg_is_set(c, K_ROUTER_VC_ALLOC) && s->routing->owns_vcs)   /* both take the routing's VC at every hop */
         cfg_fail(c, K_ROUTER_VC_ALLOC, "has no effect: routing %s chooses every hop's VC itself", s->routing->name);
+    if (f->perhop && !s->routing->owns_vcs && s->queuing->hop)   /* per-hop would widen its choice to every VC */
+        cfg_fail(c, K_ROUTER_VC_ALLOC, "per-hop lets a packet take any VC at every hop, which drops the per-hop rule of "
+                 "queuing scheme %s: set router.vc_alloc = static", s->queuing->name);
     if (!(f->vcalloc = find_vc_allocator(vx))) cfg_fail(c, K_ROUTER_VC_ALLOCATOR, "unknown VC allocator (run `icnsim --list` for the choices)");
     if (!strcmp(vb, "islip")) f->islip = 1;
     else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");

@@ -23,6 +23,12 @@ static void setup(sim_t *s, cfg_t *c)
     if (s->routing != &routing_dmodk)
         cfg_fail(c, K_QUEUING, "voqsw chooses each VC from the output the packet will take at the next switch by D-mod-K, "
                  "which needs a deterministic routing that is D-mod-K (dmodk); routing.algorithm is '%s'", s->routing->name);
+    uint32_t radix = 0;
+    for (uint32_t w = 0; w < s->nswitches; w++)
+        if (s->sw[w].nports > radix) radix = s->sw[w].nports;
+    if (s->nsqs > radix)   /* output o takes VC o mod Q: VCs past the radix would only split the buffers */
+        cfg_fail(c, K_SW_VCS, "voqsw gives output o the VC o mod %u; the switches have at most %u outputs, so VCs %u.. would "
+                 "never be used", s->nsqs, radix, radix);
 }
 
 /* The VC for the buffer of switch w2: the output the packet takes there. */

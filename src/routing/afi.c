@@ -22,6 +22,7 @@ static void setup(sim_t *s, cfg_t *c)
 {
     const fattree_t *ft = fattree_get(s);
     if (!ft) cfg_fail(c, K_ROUTING, "AFI works on fat-trees; topology.type is '%s'", s->topo->name);
+    if (ft->T < 2) cfg_fail(c, K_ROUTING, "a single-switch fat-tree has no upward choice for AFI to adapt");
     if (s->flit_mode)   /* its trigger reads the packet model's credits, not the flit model's */
         cfg_fail(c, K_ROUTING, "AFI reads the packet model's credits: it runs with switch.model = packet, not flit");
     afi_t *a = xcalloc(1, sizeof *a);

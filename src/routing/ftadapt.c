@@ -187,6 +187,9 @@ static void setup_adap(sim_t *s, cfg_t *c)
     if (delta > ft->K || (delta > 1 && ft->K % delta))
         cfg_fail(c, K_ROUTING, "K/%u needs a divisor of K = %u (the candidate ports are those congruent mod %u to the D-mod-K port)",
                  delta, ft->K, delta);
+    if (ft->K / (delta ? delta : 1) < 2)
+        cfg_fail(c, K_ROUTING, "K/%u leaves one candidate port of K = %u: nothing to adapt (that is a deterministic routing)",
+                 delta, ft->K);
     /* one block, freed with the simulation: the 2TH flags follow the struct */
     ftad_t *a = xcalloc(1, sizeof *a + (trig == TWOTH ? (size_t)s->nports * s->nvc : 0));
     s->routing_data = a;

@@ -76,6 +76,9 @@ void sim_setup(sim_t *s, cfg_t *c)
 /* Buffers of the packet-level switch: bytes per VC, checked against packets. */
 static void packet_buffers(sim_t *s, cfg_t *c)
 {
+    /* VOQnet sizes its per-destination queues by queuing.queue_size */
+    if (!strcmp(cfg_peek(c, K_QUEUING), "voqnet") && cfg_is_set(c, K_SW_BUFFER))
+        cfg_fail(c, K_SW_BUFFER, "has no effect: voqnet's switch queues take queuing.queue_size each");
     uint64_t swbuf = cfg_u64(c, K_SW_BUFFER), nicbuf = cfg_u64(c, K_NIC_BUFFER);
     if (swbuf / s->nvc > INT32_MAX || nicbuf / s->nvc > INT32_MAX)   /* credits are 31-bit counters */
         cfg_fail(c, swbuf / s->nvc > INT32_MAX ? K_SW_BUFFER : K_NIC_BUFFER, "a VC of more than 2 GB (2^31 - 1 bytes) is not supported");
@@ -190,11 +193,15 @@ static void setup_policies(sim_t *s, cfg_t *c)
         if (cfg_is_set(c, K_SW_CROSSBAR))
             cfg_fail(c, K_SW_CROSSBAR, "the flit-level router has its own crossbar model (switch.model = flit)");
     } else {
-        if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
-        if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
         const char *xb = cfg_str(c, K_SW_CROSSBAR);
         if (!strcmp(xb, "queue")) s->xbar_queue = 1;
         else if (strcmp(xb, "port")) cfg_fail(c, K_SW_CROSSBAR, "must be port or queue");
+        /* a crossbar input per queue serves each output round-robin: no arbiter
+         * (given one, the check for keys without effect says so) */
+        if (!s->xbar_queue) {
+            if (!(s->arbiter = find_arbiter(cfg_str(c, K_SW_ARBITER)))) list_names_fail(c, K_SW_ARBITER, "arbiter");
+            if (!strcmp(s->arbiter->name, "islip")) s->islip_iters = (int)cfg_int(c, K_SW_ISLIP_ITERS);
+        }
         if (s->xbar_queue && s->vn)
             cfg_fail(c, K_SW_CROSSBAR, "VOQnet switches are modelled with one crossbar input per port (switch.crossbar = port)");
         if (s->xbar_queue && s->nvc > 16) cfg_fail(c, K_SW_CROSSBAR, "queue supports at most 16 VCs (switch.vcs = %u)", s->nvc);
