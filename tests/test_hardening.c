@@ -321,3 +321,18 @@ TEST(hard_policy_choices_that_would_do_nothing_are_refused)
         expect(a, cases[i].status, cases[i].needle);
     }
 }
+
+TEST(hard_sweep_value_twice_and_failed_plots_leave_no_image)
+{
+    expect("sweep " TINY " -s seed=3,4,3", 2, "a value given twice in the list");
+    /* a gnuplot that fails after creating its image: the run warns and leaves no image */
+    char out[8192], cmd[1024];
+    sh("mkdir -p fakebin && printf '#!/bin/sh\\n: > timeseries.png\\nexit 1\\n' > fakebin/gnuplot && chmod +x fakebin/gnuplot", out, sizeof out);
+    snprintf(cmd, sizeof cmd, "PATH=$PWD/fakebin:$PATH %s run " TINY " -s output.plots=yes -o badplot 2>&1; ls badplot/timeseries.png", bin());
+    sh(cmd, out, sizeof out);
+    CHECK(strstr(out, "gnuplot failed") && strstr(out, "No such file"), "%s", out);
+    /* a trace of more tasks than nodes, with one rank per node */
+    put("five.dim", "#DIMEMAS:\"t\":1,0:5(1,1,1,1,1),0\n1:0:0:0.1\n1:1:0:0.1\n1:2:0:0.1\n1:3:0:0.1\n1:4:0:0.1\n");
+    expect("run -q -s topology.k=2 -s topology.stages=1 -s time.warmup=0 -s traffic.scenario=none -s workload.source=dimemas "
+           "-s workload.trace=five.dim", 2, "the trace has 5 tasks, more than the network's 4 nodes");
+}

@@ -99,6 +99,8 @@ static void expand(const char *arg, dim_t *d)
             if (next) *next++ = 0;
             t = cfg_trim(t);
             if (!*t) bad_sweep(arg, "an empty value in the list");   /* "0.1,,0.2" or "0.1,": a typo, not a point */
+            for (int i = 0; i < d->n; i++)   /* the same point twice: a typo, and two runs of one result */
+                if (!strcmp(d->vals[i], t)) bad_sweep(arg, "a value given twice in the list");
             d->vals[d->n++] = xstrdup(t);
         }
     free(dup);

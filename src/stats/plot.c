@@ -52,8 +52,12 @@ static void render(const char *dir, const char *script)
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     int st = 0;
-    if (rc || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+    if (rc || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
         fprintf(stderr, "icnsim: warning: gnuplot failed on %s/%s; the CSV files are complete\n", dir, script);
+        char path[4600];   /* no empty or cut image left to mislead */
+        snprintf(path, sizeof path, "%s/%s", dir, png);
+        unlink(path);
+    }
 }
 
 FILE *plot_open(outfile_t *o, const char *dir, const char *name)

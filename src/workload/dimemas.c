@@ -665,7 +665,9 @@ static void *open_dimemas(sim_t *s, cfg_t *c, uint32_t *nranks)
     if (!d) cfg_fail(c, K_WL_TRACE, "%s", err);
     if (n > *nranks) {
         dim_free(d);
-        cfg_fail(c, K_WL_RANKS, "the trace has %u tasks; workload.ranks is %u (0: one per node)", n, *nranks);
+        if (!cfg_int(c, K_WL_RANKS))
+            cfg_fail(c, K_WL_RANKS, "the trace has %u tasks, more than the network's %u nodes (0: one rank per node)", n, *nranks);
+        cfg_fail(c, K_WL_RANKS, "the trace has %u tasks; workload.ranks is %u", n, *nranks);
     }
     *nranks = n;
     (void)s;
