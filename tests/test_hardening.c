@@ -325,6 +325,7 @@ TEST(hard_policy_choices_that_would_do_nothing_are_refused)
 TEST(hard_sweep_value_twice_and_failed_plots_leave_no_image)
 {
     expect("sweep " TINY " -s seed=3,4,3", 2, "a value given twice in the list");
+    expect("run " TINY " -s time.interval=250ps", 2, "whole number of nanoseconds");
     /* a gnuplot that fails after creating its image: the run warns and leaves no image */
     char out[8192], cmd[1024];
     sh("mkdir -p fakebin && printf '#!/bin/sh\\n: > timeseries.png\\nexit 1\\n' > fakebin/gnuplot && chmod +x fakebin/gnuplot", out, sizeof out);
@@ -335,4 +336,20 @@ TEST(hard_sweep_value_twice_and_failed_plots_leave_no_image)
     put("five.dim", "#DIMEMAS:\"t\":1,0:5(1,1,1,1,1),0\n1:0:0:0.1\n1:1:0:0.1\n1:2:0:0.1\n1:3:0:0.1\n1:4:0:0.1\n");
     expect("run -q -s topology.k=2 -s topology.stages=1 -s time.warmup=0 -s traffic.scenario=none -s workload.source=dimemas "
            "-s workload.trace=five.dim", 2, "the trace has 5 tasks, more than the network's 4 nodes");
+}
+
+TEST(hard_views_with_nothing_to_draw_do_not_fail_gnuplot)
+{
+    /* no packet in the series, a pair that delivered nothing, an occupancy matrix without rows */
+    static const char *const sets[] = { "-s load=0 -s views.latency=true -s time.interval=2us",
+                                        "-s load=0.3 -s views.pairs=3:3 -s time.interval=2us",
+                                        "-s load=0.3 -s time.interval=30us -s output.occupancy=true" };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(sets); i++) {
+        char a[512];
+        snprintf(a, sizeof a, "run " TINY " -s traffic.scenario=none -s output.plots=auto %s -o nodraw%zu", sets[i], i);
+        char cmd[2048], out[8192];
+        snprintf(cmd, sizeof cmd, "cd %s && timeout 60 %s %s", tmp(), bin(), a);
+        int rc = run_cmd(cmd, out, sizeof out);
+        CHECK(rc == 0 && !strstr(out, "gnuplot failed"), "'%s': status %d: %s", a, rc, out);
+    }
 }

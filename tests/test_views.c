@@ -286,7 +286,7 @@ TEST(views_files_add_up)
     CHECK(csv_col(dir, "router-wait.csv", "y", v, 4096) == 16 && v[15] == 3, "router-wait.csv: 16 routers with coordinates");
     CHECK(csv_col(dir, "port-counters.csv", "PortXmitWait", v, 4096) == 48 + 16, "port-counters.csv: every connected port");
     int empty, rows = occupancy_rows(dir, &empty);
-    CHECK(rows == 24 && !empty, "occupancy.csv: %d rows (the samples at 1..24 us), %d with every switch empty", rows, empty);
+    CHECK(rows == 25 && !empty, "occupancy.csv: %d rows (the samples at 1..25 us, the window's end included), %d with every switch empty", rows, empty);
     char cmd[700], out[512];   /* the heat map puts row r at its sample's time, (r + 1) us */
     snprintf(cmd, sizeof cmd, "grep -c \"matrix using 1:((\\$2 + 1) \\* 1):3\" %s/occupancy.gp", dir);
     CHECK(run_cmd(cmd, out, sizeof out) == 0, "occupancy.gp does not plot row r at (r + 1) us: %s", out);
@@ -352,6 +352,22 @@ TEST(views_pdes_window_statistics)
     snprintf(cmd, sizeof cmd, "%s run experiments/seed004/vc-dor.ini -q -o %s/pdesflit -s views.pdes=2", icnsim_bin(), tmp());
     int rc = run_cmd(cmd, out, sizeof out);
     CHECK(rc == 2 && strstr(out, "views.pdes"), "views.pdes on the flit model: status %d: %s", rc, out);
+    /* the view's windows are those a run in parts forms (Poisson arrivals:
+     * events off any fixed grid), and it takes no more parts than nodes */
+    const char *T = "-q -s output.plots=no -s topology.k=4 -s topology.stages=2 -s time.warmup=5us -s time.measure=20us "
+                    "-s traffic.scenario=none -s time.interval=2us -s time.ties=canonical -s load=0.3 -s traffic.process=poisson";
+    snprintf(cmd, sizeof cmd, "%s run %s -s views.pdes=4 -o %s/pv && %s run %s -s time.parts=4 -o %s/pp", icnsim_bin(), T, tmp(),
+             icnsim_bin(), T, tmp());
+    CHECK(run_cmd(cmd, out, sizeof out) == 0, "%s", out);
+    double vw = 0, pw = -1;
+    snprintf(cmd, sizeof cmd, "%s/pv", tmp());
+    csv_col(cmd, "pdes.csv", "windows", &vw, 1);
+    snprintf(cmd, sizeof cmd, "%s/pp", tmp());
+    csv_col(cmd, "perf.csv", "windows", &pw, 1);
+    CHECK(vw == pw && vw > 0, "views.pdes counts %g windows, time.parts ran %g", vw, pw);
+    snprintf(cmd, sizeof cmd, "%s run %s -s views.pdes=64 -o %s/pv64", icnsim_bin(), T, tmp());
+    rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 2 && strstr(out, "views.pdes") && strstr(out, "end nodes"), "64 parts of 32 nodes: status %d: %s", rc, out);
 }
 
 /* The window's edges and sizes: a time series whose window is not a whole

@@ -274,4 +274,18 @@ static inline uint32_t sw_port(const sim_t *s, uint32_t w, uint32_t p) { return 
 uint32_t pkt_alloc(sim_t *s);
 void pkt_release(sim_t *s, uint32_t id);
 
+/* The end of the lookahead window that starts at t, as a partitioned run
+ * forms them (src/sim/parts.c): link.delay long, cut short by the next
+ * sample, the measurement window's end or the run's end. */
+static inline simtime_t sim_window_limit(const sim_t *s, simtime_t t)
+{
+    simtime_t lim = t + s->link_delay;
+    if (s->st.interval) {   /* the next sample */
+        simtime_t k = (t / s->st.interval + 1) * s->st.interval;
+        if (k < lim) lim = k;
+    }
+    if (s->stop > t && s->stop < lim) lim = s->stop;   /* the window's end (EV_STOP) */
+    return lim < s->end ? lim : s->end;
+}
+
 #endif

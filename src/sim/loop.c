@@ -57,6 +57,9 @@ static void end_sample(sim_t *s)
     if (n > s->st.nbins) n = s->st.nbins;
     if (!n) return;
     s->st.ts_innet[n - 1] = s->pkt_live;
+    /* occupancy rows are the samples at multiples of the interval: the
+     * window's end is one when it falls on one (EV_SAMPLE there comes too late) */
+    if (s->views && stats_series_end(s) % s->st.interval == 0) views_on_sample(s, (uint32_t)n);
     if (s->cc) cc_on_sample(s, (uint32_t)n);
     if (s->mp) mp_on_sample(s, (uint32_t)n);
 }
@@ -83,16 +86,7 @@ static void window_end(sim_t *s)
  * starts at an instant with events of the network (not only samples or the
  * window's end) and lasts link.delay, cut short by the next sample, the
  * window's end or the run's end, as src/sim/parts.c forms them. */
-static simtime_t window_limit(const sim_t *s, simtime_t t)
-{
-    simtime_t lim = t + s->link_delay;
-    if (s->st.interval) {   /* the next sample */
-        simtime_t k = (t / s->st.interval + 1) * s->st.interval;
-        if (k < lim) lim = k;
-    }
-    if (s->stop > t && s->stop < lim) lim = s->stop;   /* the window's end (EV_STOP) */
-    return lim < s->end ? lim : s->end;
-}
+static simtime_t window_limit(const sim_t *s, simtime_t t) { return sim_window_limit(s, t); }
 
 static void drain_ends(sim_t *s)
 {

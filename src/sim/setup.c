@@ -261,6 +261,8 @@ static void setup_policies(sim_t *s, cfg_t *c)
         cfg_fail(c, !strcmp(s->pattern->name, "shift") ? K_TR_SHIFT : K_TR_PATTERN,
                  "every node is a fixed point of pattern %s on this %u-node network: no node would send", s->pattern->name, s->nnodes);
     uint64_t interval = cfg_u64(c, K_TIME_INTERVAL);
+    if (interval % 1000)   /* the CSV files give times in us to 3 decimals: rows must not blur */
+        cfg_fail(c, K_TIME_INTERVAL, "must be a whole number of nanoseconds (times are written in us to the ns)");
     if (s->stop / interval > 10000000)
         cfg_fail(c, K_TIME_INTERVAL, "the run would have %llu time-series samples (at most 10 million); use a longer interval",
                  (unsigned long long)(s->stop / interval));
@@ -284,6 +286,8 @@ static void setup_policies(sim_t *s, cfg_t *c)
         cfg_fail(c, K_VIEWS_PDES, "counts the packet-level model's events (switch.model = packet)");
     if (cfg_int(c, K_VIEWS_PDES) && s->vn)
         cfg_fail(c, K_VIEWS_PDES, "does not follow VOQnet's per-destination credits (queuing.scheme = voqnet)");
+    if (cfg_int(c, K_VIEWS_PDES) > s->nnodes)   /* as time.parts */
+        cfg_fail(c, K_VIEWS_PDES, "asks for more parts than end nodes (%u)", s->nnodes);
     pdes_view_setup(s, (uint32_t)cfg_int(c, K_VIEWS_PDES));
     evq_push(&s->evq, s->st.interval, EV_SAMPLE, 1, 0);
     if (s->wl) {   /* closed loop: time.measure is the application's deadline, nothing to drain */

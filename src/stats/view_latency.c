@@ -183,7 +183,9 @@ static void write_overall(const sim_t *s, const char *dir, const char *title, in
           "     '' skip 1 using (($1+$2)/2):($3 > 0 ? $6 : NaN) with lines lw 2 dashtype 2 title 'mean in network', \\\n"
           "     '' skip 1 using (($1+$2)/2):($3 > 0 ? $7 : NaN) with lines dashtype 2 title 'max in network'\n", f);
     out_close(&o);
-    plot_render(dir, "latency.gp", render);
+    uint64_t any = 0;   /* gnuplot cannot draw a range with no point */
+    for (uint32_t i = 0; i < bins_run(s); i++) any |= s->st.ts_del_pkts[i];
+    plot_render(dir, "latency.gp", render && any);
 }
 
 static void peak_add(cell_t *w, const cell_t *c, uint32_t i, uint32_t *at, uint32_t *net_at)
@@ -292,7 +294,10 @@ static void write_pairs(const sim_t *s, const struct vlat *l, const char *dir, c
         }
     }
     out_close(&o);
-    plot_pairs(s, l, ks, n, dir, title, render);
+    uint64_t any = 0;   /* gnuplot cannot draw a range with no point: the pairs plotted delivered something */
+    for (uint32_t i = 0; i < n && i < PLOT_PAIRS; i++)
+        for (uint32_t j = 0; j < bins_run(s); j++) any |= l->cell[(size_t)j * l->npairs + ks[i]].n;
+    plot_pairs(s, l, ks, n, dir, title, render && any);
     free(ks);
 }
 

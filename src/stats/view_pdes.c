@@ -25,7 +25,7 @@ struct pdes_view {
     simtime_t window;          /* the lookahead: link.delay */
     uint32_t *part_of;         /* [switch], then [nswitches + node] */
     uint64_t *count;           /* [part]: work in the current window */
-    uint64_t cur;              /* the current window's index */
+    simtime_t cur;             /* the current window's end (UINT64_MAX: none yet) */
     uint64_t windows, work, max_sum, cross;   /* over the windows with work */
     uint64_t busiest;          /* the most work one window held */
 };
@@ -71,12 +71,13 @@ static void close_window(pdes_view_t *v)
     if (sum > v->busiest) v->busiest = sum;
 }
 
+/* Windows as the partitioned run forms them: one starts at the first event
+ * of the network at or past the last one's end (sim_window_limit). */
 static inline void add(sim_t *s, pdes_view_t *v, uint32_t part)
 {
-    uint64_t w = s->now / v->window;
-    if (w != v->cur) {
+    if (v->cur == UINT64_MAX || s->now >= v->cur) {
         close_window(v);
-        v->cur = w;
+        v->cur = sim_window_limit(s, s->now);
     }
     v->count[part]++;
 }

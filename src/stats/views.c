@@ -338,7 +338,7 @@ static void write_occupancy(const sim_t *s, const char *dir, const char *title, 
                "plot 'occupancy.csv' matrix using 1:(($2 + 1) * %.6g):3 with image notitle\n",   /* row r: time (r + 1) x interval */
             (double)s->st.interval / 1e6);
     out_close(&o);
-    plot_render(dir, "occupancy.gp", render);
+    plot_render(dir, "occupancy.gp", render && v->rows);   /* gnuplot cannot draw an empty matrix */
 }
 
 void views_write(const sim_t *s, const char *dir, const char *title, int render)
