@@ -353,3 +353,34 @@ TEST(hard_views_with_nothing_to_draw_do_not_fail_gnuplot)
         CHECK(rc == 0 && !strstr(out, "gnuplot failed"), "'%s': status %d: %s", a, rc, out);
     }
 }
+
+/* The repository, for configurations named from the temporary directory. */
+static const char *repo(void)
+{
+    static char path[4096];
+    if (!path[0] && !realpath(".", path)) abort();
+    return path;
+}
+
+TEST(hard_flit_router_bounds_and_torus_keys)
+{
+    static const struct { const char *args, *needle; int status; } cases[] = {
+        /* a flit in under a picosecond: the injection slot would round to 0 (SIGFPE, or an endless loop) */
+        { "-s router.cycle=1ps -s link.width=64 -s load=1.0 -s time.warmup=0 -s time.measure=1ns", "less than a picosecond", 2 },
+        /* a VC ring per router input past any memory */
+        { "-s switch.buffer=4000000000B", "at most 2^24 per VC", 2 },
+        /* every message long: message_size is unused, so not checked against the flit */
+        { "-s link.phit=3B -s packet.mtu=60B -s traffic.long_fraction=1 -s traffic.long_size=60B -s switch.buffer=480B "
+          "-s traffic.message_size= -s time.measure=5us -o flitlong", NULL, 0 },
+        /* a 5-ary torus has no tie for routing.tie to break */
+        { "-s topology.k=5 -s routing.tie=plus", "routing.tie", 2 },
+        /* the key the user gave is the one named */
+        { "-s topology.k= -s topology.n= -s topology.shape=4x4x2x2 -s routing.algorithm=duato -s switch.vcs=3",
+          "key 'topology.shape' = '4x4x2x2': duato supports up to 3 dimensions", 2 },
+    };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(cases); i++) {
+        char a[1024];
+        snprintf(a, sizeof a, "run %s/experiments/seed004/vc-dor.ini -q -s output.plots=no %s", repo(), cases[i].args);
+        expect(a, cases[i].status, cases[i].needle);
+    }
+}

@@ -531,7 +531,12 @@ void flit_setup(sim_t *s, cfg_t *c)
     s->cycle = f->tc;
     s->link_bps = (double)f->flit * 8.0 * f->fpc / ((double)f->cpf * (double)f->tc * 1e-12);
     if (s->mtu % f->flit) cfg_fail(c, K_PKT_MTU, "packets are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
-    if (s->msg_size % f->flit) cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
+    /* a flit must take at least a picosecond, as a byte does in the packet model (link.bandwidth's bound) */
+    if (s->link_bps > 8e12 * f->flit)
+        cfg_fail(c, K_ROUTER_CYCLE, "with link.width and link.phit this router moves a flit in less than a picosecond "
+                 "(%.3g Tbps): time is counted in picoseconds", s->link_bps / 1e12);
+    if (s->msg_size % f->flit && s->p_long < 1)   /* (every message long: message_size is refused as unused) */
+        cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     if (s->msg_long % f->flit) cfg_fail(c, K_MSG_LONG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     f->ocap = osp && osp < f->fpc ? osp : f->fpc;
     if (s->mtu / f->flit > 65535) cfg_fail(c, K_PKT_MTU, "at most 65535 flits per packet");
@@ -554,6 +559,9 @@ void flit_setup(sim_t *s, cfg_t *c)
     }
     for (uint32_t v = 0; v < s->nvc; v++) {
         if (f->cap[v] < 1) cfg_fail(c, cfg_is_set(c, K_SW_VC_SIZES) ? K_SW_VC_SIZES : K_SW_BUFFER, "VC %u holds no flit", v);
+        if (f->cap[v] > (1u << 24))   /* every router input keeps a ring of them: memory, and 31-bit credits */
+            cfg_fail(c, cfg_is_set(c, K_SW_VC_SIZES) ? K_SW_VC_SIZES : K_SW_BUFFER, "VC %u holds %u flits; the flit model "
+                     "keeps at most 2^24 per VC", v, f->cap[v]);
         if (f->vct && f->cap[v] < s->mtu / f->flit)
             cfg_fail(c, cfg_is_set(c, K_SW_VC_SIZES) ? K_SW_VC_SIZES : K_SW_BUFFER,
                      "virtual cut-through needs room for a whole packet (%u flits) in every VC; VC %u holds %u",

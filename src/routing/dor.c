@@ -36,7 +36,9 @@ static void setup_common(sim_t *s, cfg_t *c, int bubble)
     dor_t *d = xcalloc(1, sizeof *d + s->nswitches * sizeof(rng_t));
     s->routing_data = d;
     const char *tie = "plus";
-    if (q->torus) tie = cfg_str(c, K_ROUTING_TIE);       /* ties exist only in tori */
+    int ties = 0;   /* a tie: half way round a ring (wrap-around link) of even radix */
+    for (uint32_t k = 0; k < q->n; k++) ties |= cube_wraps(q, k) && q->k[k] % 2 == 0;
+    if (ties) tie = cfg_str(c, K_ROUTING_TIE);
     if (!strcmp(tie, "random")) d->tie = TIE_RANDOM;
     else if (!strcmp(tie, "plus")) d->tie = TIE_PLUS;
     else if (!strcmp(tie, "balanced")) d->tie = TIE_BALANCED;
@@ -264,7 +266,8 @@ static void setup_adaptive(sim_t *s, cfg_t *c, uint32_t nvc, const char *vcs, in
 {
     if (s->nvc != nvc) cfg_fail(c, K_SW_VCS, "%s uses %u VCs per link (%s); set switch.vcs = %u", s->routing->name, nvc, vcs, nvc);
     const cube_t *q = cube_get(s);
-    if (q && q->n + 1 > MAX_CAND) cfg_fail(c, K_TOPO_N, "%s supports up to %d dimensions", s->routing->name, MAX_CAND - 1);
+    if (q && q->n + 1 > MAX_CAND)
+        cfg_fail(c, cfg_is_set(c, K_TOPO_SHAPE) ? K_TOPO_SHAPE : K_TOPO_N, "%s supports up to %d dimensions", s->routing->name, MAX_CAND - 1);
     setup_common(s, c, bubble);
     setup_selection(s, c);
 }
