@@ -322,8 +322,9 @@ static double mesh_vcs_accepted(int vcs, const char *alloc, const char *allocato
     ini_with(ini, sizeof ini, "type = mesh\nk = 8\nn = 2\n", "dor");
     snprintf(v, sizeof v, "switch.vcs=%d", vcs);
     snprintf(buf, sizeof buf, "switch.buffer=%dB", 32 * vcs);
-    const char *more[] = { v, buf, alloc, allocator, arbiter, iters, "queuing.scheme=dbbm", "load=1.0", "time.warmup=10us",
-                           "time.measure=40us", "time.drain=false", NULL };
+    const char *more[] = { v, buf, "queuing.scheme=dbbm", "load=1.0", "time.warmup=10us", "time.measure=40us", "time.drain=false",
+                           alloc, allocator, arbiter, iters, NULL };
+    if (vcs == 1) more[7] = NULL;   /* one VC: nothing to allocate, and the VC keys are refused as without effect */
     result_t r;
     CHECK(tsim_run_checked(ini, more, &r) == 0, "%d VCs: deadlock", vcs);
     return r.accepted;

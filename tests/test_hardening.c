@@ -372,6 +372,11 @@ TEST(hard_flit_router_bounds_and_torus_keys)
         /* every message long: message_size is unused, so not checked against the flit */
         { "-s link.phit=3B -s packet.mtu=60B -s traffic.long_fraction=1 -s traffic.long_size=60B -s switch.buffer=480B "
           "-s traffic.message_size= -s time.measure=5us -o flitlong", NULL, 0 },
+        /* an output already sends its link's flits per cycle: the speedup would be clamped away */
+        { "-s router.output_speedup=1", "router.output_speedup", 2 },
+        /* one VC, one candidate: every head asks for one output VC */
+        { "-s topology.type=mesh -s routing.algorithm=dor -s switch.vcs=1 -s switch.buffer=160B -s router.vc_allocator=output-first",
+          "every head asks for one output VC", 2 },
         /* a 5-ary torus has no tie for routing.tie to break */
         { "-s topology.k=5 -s routing.tie=plus", "routing.tie", 2 },
         /* the key the user gave is the one named */

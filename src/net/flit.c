@@ -515,6 +515,12 @@ void flit_setup(sim_t *s, cfg_t *c)
     if (!strcmp(vb, "islip")) f->islip = 1;
     else if (strcmp(vb, "round-robin")) cfg_fail(c, K_ROUTER_VC_ARBITER, "must be round-robin or islip");
     f->iters = (uint32_t)cfg_int(c, K_ROUTER_VC_ITERATIONS);
+    if (s->nvc == 1 && !s->routing->multi_cand) {   /* every head asks for one output VC: nothing to allocate */
+        static const key_id vk[] = { K_ROUTER_VC_ALLOC, K_ROUTER_VC_ALLOCATOR, K_ROUTER_VC_ARBITER, K_ROUTER_VC_ITERATIONS };
+        for (size_t i = 0; i < ICN_ARRAY_LEN(vk); i++)
+            if (cfg_is_set(c, vk[i]))
+                cfg_fail(c, vk[i], "has no effect: with one VC and routing %s every head asks for one output VC", s->routing->name);
+    }
     f->ispeed = (uint32_t)cfg_int(c, K_ROUTER_INPUT_SPEEDUP);
     if (f->ispeed && f->ispeed < f->fpc && !cfg_is_set(c, K_ROUTER_INPUT_SPEEDUP))
         fprintf(stderr, "icnsim: warning: a link carries %u flits per cycle (link.width) but an input port sends %u "
@@ -538,7 +544,10 @@ void flit_setup(sim_t *s, cfg_t *c)
     if (s->msg_size % f->flit && s->p_long < 1)   /* (every message long: message_size is refused as unused) */
         cfg_fail(c, K_MSG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
     if (s->msg_long % f->flit) cfg_fail(c, K_MSG_LONG_SIZE, "messages are whole flits: a multiple of %u bytes (link.phit x link.flit)", f->flit);
-    f->ocap = osp && osp < f->fpc ? osp : f->fpc;
+    if (osp >= f->fpc && osp)   /* an output sends at most its link's flits per cycle anyway */
+        cfg_fail(c, K_ROUTER_OUTPUT_SPEEDUP, "has no effect: a link takes %u flit%s per cycle (0: as many as the link)", f->fpc,
+                 f->fpc == 1 ? "" : "s");
+    f->ocap = osp ? osp : f->fpc;
     if (s->mtu / f->flit > 65535) cfg_fail(c, K_PKT_MTU, "at most 65535 flits per packet");
     f->cap = xcalloc(s->nvc, sizeof *f->cap);
     if (cfg_is_set(c, K_SW_VC_SIZES)) {
