@@ -247,6 +247,10 @@ TEST(hard_a_run_does_not_replace_a_sweep)
     /* the sweep resumes as it was, wherever its directory is named from */
     expect("sweep " TINY " -s load=0.1,0.2 -o ./swp", 0, NULL);
     expect("sweep " TINY " -s load=0.1,0.2 -s output.plots=auto -o swp", 0, NULL);
+    /* points of an ini file are not the embedded default's, whose unset keys are exempt from the comparison */
+    put("noscen.ini", "load = 0.5\n");
+    expect("sweep noscen.ini " TINY " -s output.plots=no -s load=0.1,0.2 -o swp2", 0, NULL);
+    expect("sweep " TINY " -s output.plots=no -s load=0.1,0.2 -o swp2", 2, "configuration 'noscen' there, 'default' in this sweep");
 }
 
 TEST(hard_values_config_ini_could_not_give_back)

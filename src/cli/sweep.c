@@ -194,6 +194,18 @@ static int output_only(key_id k) { return k == K_OUT_DIR || k == K_OUT_PLOTS; }
  * into why (n bytes). */
 static int same_config(const char *old, const cfg_t *c, char *why, size_t n)
 {
+    /* The configuration's name (the file, or the embedded default) is a
+     * result (summary.csv's run column), and it tells an ini file's points
+     * from the embedded default's, whose keys left unset below are exempt. */
+    const char *q = strstr(old, "effective configuration of run '");
+    if (q) {
+        q += strlen("effective configuration of run '");
+        size_t len = strcspn(q, "'");
+        if (len != strlen(c->name) || strncmp(q, c->name, len)) {
+            snprintf(why, n, "configuration '%.*s' there, '%s' in this sweep", (int)(len < 100 ? len : 100), q, c->name);
+            return 0;
+        }
+    }
     int seen[K__COUNT] = { 0 }, same = 1;
     char sect[64] = "", *line = NULL;
     for (const char *p = old; same && *p;) {

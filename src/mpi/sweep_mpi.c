@@ -9,14 +9,37 @@
 #include "../cli/sweep.h"
 #include "../core/util.h"
 #include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 enum { TAG_ASK = 1, TAG_POINT = 2 };
+
+static long cur_point = -1;   /* the point this rank computes (-1: none) */
+
+/* A rank that exits with an error (a point refused at set-up, a results
+ * directory it cannot write) says which point failed and ends the whole
+ * job, whatever the launcher's policy on a rank that exits: the others
+ * would wait for it forever. */
+static void abort_sweep(int status, void *arg)
+{
+    (void)arg;
+    int init = 0, fin = 0, rank = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (!status || !init || fin) return;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (cur_point >= 0)
+        fprintf(stderr, "icnsim: sweep point %ld failed with status %d on rank %d; the points done are kept: a rerun "
+                "resumes\n", cur_point, status, rank);
+    MPI_Abort(MPI_COMM_WORLD, status);
+}
 
 int mpi_begin(int *size)
 {
     int rank;
     if (MPI_Init(NULL, NULL) != MPI_SUCCESS) die("MPI_Init failed");
+    on_exit(abort_sweep, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, size);
     return rank;
@@ -67,8 +90,9 @@ static void compute(const sweep_t *sw)
         MPI_Send(msg, 2, MPI_LONG, 0, TAG_ASK, MPI_COMM_WORLD);
         MPI_Recv(&pt, 1, MPI_LONG, 0, TAG_POINT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (pt < 0) return;
-        msg[0] = pt;
+        msg[0] = cur_point = pt;
         msg[1] = sweep_run_point(sw, pt);
+        cur_point = -1;
     }
 }
 

@@ -196,5 +196,15 @@ set -e
 if [ "$rc" -eq 2 ] && grep -q "time.threads.*a thread runs whole parts" <<<"$out" && [ ! -e "$work/thr" ]; then
     ok "2 ranks, 3 parts, 2 threads each: status 2, time.threads named, nothing written"
 else bad "2 ranks, 3 parts, 2 threads each: status $rc: $out"; fi
+# a point refused at set-up, under a launcher that lets the other ranks run on
+# (srun without --kill-on-bad-exit): the job ends at once, naming the point
+set +e
+out=$(timeout 60 mpirun --oversubscribe --mca orte_abort_on_non_zero_status 0 -np 3 "$bin" sweep -q -s topology.k=2 \
+      -s topology.stages=2 -s time.warmup=5us -s time.measure=15us -s load=0.1,0.2 -s routing.algorithm=dmodk,dor \
+      -s output.plots=no -o "$work/refused" 2>&1); rc=$?
+set -e
+if [ "$rc" -eq 2 ] && grep -q "sweep point [13] failed with status 2 on rank" <<<"$out"; then
+    ok "a point refused at set-up: the job ends with status 2, the point named"
+else bad "a point refused at set-up: status $rc (124: the job hung): $out"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
