@@ -20,5 +20,8 @@ const struct comm *parts_comm(void);
 /* A run over MPI ranks: print that a deadlock was found (rank 0) and return 1;
  * 0 for any other run, whose deadlock report reads the whole network. */
 int parts_report_deadlock(sim_t *s);
+/* The views' sample at the end of the time series, when it falls on an
+ * interval (loop.c; a run over MPI ranks takes it on every rank). */
+void sim_views_end_sample(sim_t *s);
 
 #endif

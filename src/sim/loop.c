@@ -2,6 +2,7 @@
  * watchdogs and the periodic invariant check. */
 #include "sim.h"
 #include "internal.h"
+#include "parts.h"
 #include "../core/util.h"
 #include "../core/keysort.h"
 #include "../core/units.h"
@@ -51,15 +52,23 @@ static void sample(sim_t *s, uint32_t k)
 /* The time series' last sample, at its end (the window's stop, or an
  * earlier end of the run: a finished workload, a deadlock): into the bin
  * that end closes. */
-static void end_sample(sim_t *s)
+void sim_views_end_sample(sim_t *s)
+{
+    /* occupancy rows are the samples at multiples of the interval: the
+     * series' end is one when it falls on one (EV_SAMPLE there comes too late) */
+    uint64_t n = stats_series_end(s) / s->st.interval;
+    if (s->views && n && n <= s->st.nbins && stats_series_end(s) % s->st.interval == 0) views_on_sample(s, (uint32_t)n);
+}
+
+/* views: 0 when the views' sample was taken already (a run over MPI ranks
+ * takes it on every rank before they add up their views) */
+static void end_sample(sim_t *s, int views)
 {
     uint64_t n = (stats_series_end(s) + s->st.interval - 1) / s->st.interval;
     if (n > s->st.nbins) n = s->st.nbins;
     if (!n) return;
     s->st.ts_innet[n - 1] = s->pkt_live;
-    /* occupancy rows are the samples at multiples of the interval: the
-     * window's end is one when it falls on one (EV_SAMPLE there comes too late) */
-    if (s->views && stats_series_end(s) % s->st.interval == 0) views_on_sample(s, (uint32_t)n);
+    if (views) sim_views_end_sample(s);
     if (s->cc) cc_on_sample(s, (uint32_t)n);
     if (s->mp) mp_on_sample(s, (uint32_t)n);
 }
@@ -69,7 +78,7 @@ static void end_sample(sim_t *s)
  * replay of the sources' streams, which is exact however far behind they are). */
 static void window_end(sim_t *s)
 {
-    end_sample(s);
+    end_sample(s, 1);
     s->window_ended = 1;
     transport_sync(s, s->now);   /* stalled nodes take (or drop) the window's messages now, as if woken */
     nic_count_generated(s);
@@ -432,7 +441,7 @@ int sim_run(sim_t *s)
         if (s->stop > s->end) s->stop = s->end;
     }
     /* the sample at the end time, unless the window's end took it */
-    if ((rc == EXIT_OK || rc == EXIT_DEADLOCK) && !s->window_ended) end_sample(s);
+    if ((rc == EXIT_OK || rc == EXIT_DEADLOCK) && !s->window_ended) end_sample(s, !(s->parts && s->parts->comm));
     transport_sync(s, s->end);
     nic_count_generated(s);
     if (s->wl) {

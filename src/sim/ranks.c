@@ -283,6 +283,7 @@ int ranks_loop(sim_t *s)
         if (parts_drain_in_window(s, P->limit)) parts_drain(s, ranks_done(s, P), P->limit);
     }
     if (P->ctx) parts_threads_stop(s, P);
+    if (rc == EXIT_OK && !s->window_ended) sim_views_end_sample(s);   /* of this rank's switches, before they add up */
     gather_results(s, P);
     uint64_t live;
     global_counts(s, c, &live);   /* the end's checks, on every rank alike */
