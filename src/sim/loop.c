@@ -94,8 +94,8 @@ static void window_end(sim_t *s)
  * with the lookahead window in which that count is reached: the window that
  * starts at an instant with events of the network (not only samples or the
  * window's end) and lasts link.delay, cut short by the next sample, the
- * window's end or the run's end, as src/sim/parts.c forms them. */
-static simtime_t window_limit(const sim_t *s, simtime_t t) { return sim_window_limit(s, t); }
+ * window's end or the run's end, as src/sim/parts.c forms them
+ * (sim_window_limit, net/model.h). */
 
 static void drain_ends(sim_t *s)
 {
@@ -381,7 +381,7 @@ int sim_run_until(sim_t *s, simtime_t limit)
             ev = pop_instant(s, t, &n);
             /* own events (samples, the window's end) come first: a later one is the network's */
             unsigned last = ev_type(&ev[n - 1]);
-            if (s->drain_max && !s->parts && t >= s->win_limit && last != EV_SAMPLE && last != EV_STOP) s->win_limit = window_limit(s, t);
+            if (s->drain_max && !s->parts && t >= s->win_limit && last != EV_SAMPLE && last != EV_STOP) s->win_limit = sim_window_limit(s, t);
         } else {
             do evq_pop(&s->evq, &batch[n++]);
             while (n < EV_BATCH && evq_top_time(&s->evq) == t && ev_type(&batch[n - 1]) != EV_SAMPLE);
