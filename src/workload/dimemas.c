@@ -73,7 +73,8 @@ typedef struct dtask {
     uint32_t nrun, cap, cur;   /* runs, and the one being read */
     off_t pos;                 /* next byte to read in run cur */
     wl_fifo_t q;               /* expanded collective steps still to give */
-    uint32_t *irq, nirq, irq_cap;   /* first pass: the (source, tag) pairs of its immediate receives not yet waited for */
+    uint32_t *irq, irq_head, nirq, irq_cap;   /* first pass: the (source, tag) pairs of its immediate receives not
+                                                 yet waited for, in irq[irq_head, nirq) */
     struct cinst { uint64_t comm, k, n; } *ci;   /* per communicator it used: its collectives with a root, and all, so far */
     uint32_t nci;
     uint8_t thread;            /* first pass: 1 + the thread its records name (0: none yet) */
@@ -328,6 +329,41 @@ static struct cinst *comm_count(dtask_t *t, uint64_t comm)
 /* The task's collectives with a root on comm so far (the k-th: k). */
 static uint64_t comm_instance(dtask_t *t, uint64_t comm) { return comm_count(t, comm)->k++; }
 
+/* The first pass's immediate receives of a task not yet waited for, in
+ * posting order. Waits usually take the oldest, so a removal shifts the
+ * shorter side of the list: in-order waits cost nothing however many
+ * receives are posted. */
+static void irq_add(dtask_t *t, uint32_t src, uint32_t tag)
+{
+    if (t->nirq + 2 > t->irq_cap) {
+        if (t->irq_head) {   /* room freed at the front: close it up first */
+            memmove(t->irq, t->irq + t->irq_head, (t->nirq - t->irq_head) * sizeof *t->irq);
+            t->nirq -= t->irq_head;
+            t->irq_head = 0;
+        }
+        if (t->nirq + 2 > t->irq_cap) t->irq = xrealloc(t->irq, (t->irq_cap = t->irq_cap ? 2 * t->irq_cap : 8) * sizeof *t->irq);
+    }
+    t->irq[t->nirq++] = src;
+    t->irq[t->nirq++] = tag;
+}
+
+/* The oldest immediate receive from src with tag leaves the list: 0 if none. */
+static int irq_take(dtask_t *t, uint32_t src, uint32_t tag)
+{
+    uint32_t k = t->irq_head;
+    while (k < t->nirq && !(t->irq[k] == src && t->irq[k + 1] == tag)) k += 2;
+    if (k == t->nirq) return 0;
+    if (k - t->irq_head < t->nirq - k - 2) {
+        memmove(t->irq + t->irq_head + 2, t->irq + t->irq_head, (k - t->irq_head) * sizeof *t->irq);
+        t->irq_head += 2;
+    } else {
+        memmove(t->irq + k, t->irq + k + 2, (t->nirq - k - 2) * sizeof *t->irq);
+        t->nirq -= 2;
+    }
+    if (t->irq_head == t->nirq) t->irq_head = t->nirq = 0;
+    return 1;
+}
+
 static rootlog_t *rootlog(const dim_t *d, uint64_t comm)
 {
     for (uint32_t i = 0; i < d->nrl; i++)
@@ -462,15 +498,12 @@ static int scan(dim_t *d)
         dt->thread = (uint8_t)(x.thr + 1);
         if ((x.type == 2 || x.type == 3) && (!peer_ln || x.v[0] > maxpeer)) { maxpeer = x.v[0]; peer_ln = ln; }
         if (x.type == 3 && x.v[5] == 1) {   /* an immediate receive: its wait must find it */
-            if (dt->nirq + 2 > dt->irq_cap) dt->irq = xrealloc(dt->irq, (dt->irq_cap = dt->irq_cap ? 2 * dt->irq_cap : 8) * sizeof *dt->irq);
-            dt->irq[dt->nirq++] = (uint32_t)x.v[0];
-            dt->irq[dt->nirq++] = (uint32_t)x.v[3];
+            irq_add(dt, (uint32_t)x.v[0], (uint32_t)x.v[3]);
         } else if (x.type == 3 && x.v[5] == 2) {
-            uint32_t k = 0;
-            while (k < dt->nirq && !(dt->irq[k] == x.v[0] && dt->irq[k + 1] == x.v[3])) k += 2;
-            if (k == dt->nirq) { fail(d, ln, "a wait (mode 2) for a receive the task never posted (an immediate receive, mode 1, from that task with that tag)"); goto out; }
-            memmove(dt->irq + k, dt->irq + k + 2, (dt->nirq - k - 2) * sizeof *dt->irq);
-            dt->nirq -= 2;
+            if (!irq_take(dt, (uint32_t)x.v[0], (uint32_t)x.v[3])) {
+                fail(d, ln, "a wait (mode 2) for a receive the task never posted (an immediate receive, mode 1, from that task with that tag)");
+                goto out;
+            }
         } else if (x.type == 10) {
             const comm_t *c = comm_find(d, x.v[1]);
             if (c && (why = coll_check(c, &x))) { fail(d, ln, why); goto out; }

@@ -36,13 +36,14 @@ static uint32_t req_new(wl_t *w)
     return q;
 }
 
-/* Append x to the list (head, tail) of pool records linked by .next. */
-#define LIST_APPEND(pool, head, tail, x)                       \
+/* Append x to the list (head, tail) of pool records linked by .link (.next). */
+#define LIST_APPEND_BY(pool, head, tail, x, link)              \
     do {                                                       \
         if ((tail) == ICN_NIL) (head) = (x);                   \
-        else (pool)[tail].next = (x);                          \
+        else (pool)[tail].link = (x);                          \
         (tail) = (x);                                          \
     } while (0)
+#define LIST_APPEND(pool, head, tail, x) LIST_APPEND_BY(pool, head, tail, x, next)
 
 static inline int matches(uint32_t want_src, uint32_t want_tag, uint32_t src, uint32_t tag)
 {
@@ -90,6 +91,33 @@ static void check_stuck(sim_t *s)
     if (s->end > s->now) s->end = s->now;
 }
 
+/* ---- a rank's posted receives: a list in posting order (what waits
+ * search), and within it the open list of those not yet done (what an
+ * arriving message is matched against), both doubly linked so that taking
+ * a request out costs nothing however many are posted ---- */
+
+static void req_done(wl_t *w, wrank_t *k, uint32_t q)
+{
+    wreq_t *rq = &w->req[q];
+    rq->done = 1;
+    if (rq->oprev == ICN_NIL) k->open = rq->onext;
+    else w->req[rq->oprev].onext = rq->onext;
+    if (rq->onext == ICN_NIL) k->open_tail = rq->oprev;
+    else w->req[rq->onext].oprev = rq->oprev;
+}
+
+/* Done request q leaves the posted list (its wait is over). */
+static void unlist(wl_t *w, wrank_t *k, uint32_t q)
+{
+    wreq_t *rq = &w->req[q];
+    if (rq->prev == ICN_NIL) k->posted = rq->next;
+    else w->req[rq->prev].next = rq->next;
+    if (rq->next == ICN_NIL) k->posted_tail = rq->prev;
+    else w->req[rq->next].prev = rq->prev;
+    rq->next = w->req_free;
+    w->req_free = q;
+}
+
 /* Message m (from rank src) arrives at rank r: complete the first matching
  * posted receive, or keep it as unexpected. */
 static void arrive(sim_t *s, uint32_t r, uint32_t m)
@@ -97,10 +125,10 @@ static void arrive(sim_t *s, uint32_t r, uint32_t m)
     wl_t *w = s->wl;
     wrank_t *k = &w->rank[r];
     const wmsg_t *g = &w->msg[m];
-    for (uint32_t q = k->posted; q != ICN_NIL; q = w->req[q].next) {
+    for (uint32_t q = k->open; q != ICN_NIL; q = w->req[q].onext) {
         wreq_t *rq = &w->req[q];
-        if (rq->done || !matches(rq->src, rq->tag, g->src, g->tag)) continue;
-        rq->done = 1;
+        if (!matches(rq->src, rq->tag, g->src, g->tag)) continue;
+        req_done(w, k, q);
         w->rx_bytes += g->bytes;
         msg_del(w, m);
         if (rq->step) { step_part_done(s, r); return; }
@@ -207,7 +235,7 @@ static uint32_t post_recv(wl_t *w, uint32_t r, uint32_t src, uint32_t tag, int s
 {
     wrank_t *k = &w->rank[r];
     uint32_t q = req_new(w);
-    w->req[q] = (wreq_t){ src, tag, ICN_NIL, 0, (uint8_t)step };
+    w->req[q] = (wreq_t){ src, tag, ICN_NIL, k->posted_tail, ICN_NIL, ICN_NIL, 0, (uint8_t)step };
     for (uint32_t m = k->ux_head, prev = ICN_NIL; m != ICN_NIL; prev = m, m = w->msg[m].next) {
         if (!matches(src, tag, w->msg[m].src, w->msg[m].tag)) continue;
         if (prev == ICN_NIL) k->ux_head = w->msg[m].next;
@@ -221,20 +249,12 @@ static uint32_t post_recv(wl_t *w, uint32_t r, uint32_t src, uint32_t tag, int s
     if (!w->req[q].done) {
         if (step) k->step_pending++;
         else k->pending++;
+        w->req[q].oprev = k->open_tail;
+        LIST_APPEND_BY(w->req, k->open, k->open_tail, q, onext);
     }
     /* posted receives stay listed (in order) until waited for */
-    uint32_t *tail = &k->posted;
-    while (*tail != ICN_NIL) tail = &w->req[*tail].next;
-    *tail = q;
+    LIST_APPEND(w->req, k->posted, k->posted_tail, q);
     return q;
-}
-
-static void unlist(wl_t *w, wrank_t *k, uint32_t q)
-{
-    for (uint32_t *p = &k->posted; *p != ICN_NIL; p = &w->req[*p].next)
-        if (*p == q) { *p = w->req[q].next; break; }
-    w->req[q].next = w->req_free;
-    w->req_free = q;
 }
 
 /* Rank r sends bytes to rank `to`: a message of its node (or, to itself, an

@@ -22,7 +22,9 @@ typedef struct wmsg {          /* a message between ranks */
 typedef struct wseq { uint32_t src, tag, sent, recvd; } wseq_t;
 
 typedef struct wreq {          /* a posted receive */
-    uint32_t src, tag, next;
+    uint32_t src, tag;
+    uint32_t next, prev;       /* its rank's posted list (next: also the free list) */
+    uint32_t onext, oprev;     /* its rank's open list, while not done */
     uint8_t done;
     uint8_t step;              /* a collective step's receive */
 } wreq_t;
@@ -32,7 +34,9 @@ typedef struct wrank {
     uint8_t state;             /* RS_* */
     uint32_t pending;          /* ISENDs not yet sent and receives not yet completed, not being waited for one by one */
     uint32_t step_pending;     /* the same of the collective step under way */
-    uint32_t posted;           /* receives posted and not yet waited for, in order */
+    uint32_t posted, posted_tail;   /* receives posted and not yet waited for, in order */
+    uint32_t open, open_tail;  /* those of them not yet done, in order: what an arriving message
+                                  is matched against, however many done ones await their waits */
     uint32_t ux_head, ux_tail; /* messages that arrived before their receive */
     uint32_t held;             /* messages that arrived before an earlier one of their source and tag (a list) */
     wseq_t *seq;               /* see wseq_t */
