@@ -12,6 +12,7 @@
 static int ops_of(const char *path, uint32_t rank, wop_t *out, int max, uint32_t *nranks)
 {
     char err[600];
+    *nranks = 0;   /* any number of tasks */
     void *d = dimemas_open_file(path, nranks, err, sizeof err);
     CHECK(d, "%s: %s", path, err);
     if (!d) return 0;
@@ -57,7 +58,7 @@ TEST(dimemas_bad_lines_are_named)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char err[600] = "";
-        uint32_t n;
+        uint32_t n = 0;
         void *d = dimemas_open_file(cases[i].file, &n, err, sizeof err);
         CHECK(!d && strstr(err, cases[i].want), "%s: got '%s'", cases[i].file, err);
         if (d) dimemas_close(d);
@@ -109,7 +110,7 @@ TEST(dimemas_whole_trace_checks_name_the_line)
         if (strstr(cases[i].want, "NUL")) len += 1 + strlen(cases[i].text + len + 1);   /* the text goes on past its NUL */
         CHECK(ftruncate(fd, 0) == 0 && pwrite(fd, cases[i].text, len, 0) == (ssize_t)len, "cannot write %s", path);
         char err[600] = "";
-        uint32_t n;
+        uint32_t n = 0;
         void *d = dimemas_open_file(path, &n, err, sizeof err);
         CHECK(!d && strstr(err, path) && strstr(err, cases[i].want), "case %zu: want '%s', got '%s'", i, cases[i].want, err);
         if (d) dimemas_close(d);
@@ -138,7 +139,7 @@ TEST(dimemas_whole_trace_checks_name_the_line)
     close(fd);
     unlink(path);
     char err[600] = "";
-    uint32_t n;
+    uint32_t n = 0;
     void *d = dimemas_open_file("/dev/null", &n, err, sizeof err);
     CHECK(!d && strstr(err, "not a regular file"), "a device is refused: got '%s'", err);
     if (d) dimemas_close(d);
@@ -158,7 +159,7 @@ TEST(dimemas_streams_a_long_trace)
         for (int i = 0; i < 100000; i++) fprintf(f, "1:%d:0:0.000000001\n", t);
     CHECK(fclose(f) == 0, "write");
     char err[600];
-    uint32_t n;
+    uint32_t n = 0;
     void *d = dimemas_open_file(path, &n, err, sizeof err);
     CHECK(d && dimemas_runs(d) == 2, "a grouped trace should keep one byte range per task, kept %llu",
           d ? (unsigned long long)dimemas_runs(d) : 0ull);
@@ -343,7 +344,7 @@ TEST(dimemas_big_communicator_errors_name_the_line)
         fprintf(f, "\n1:0:0:0.1\n");
         CHECK(fclose(f) == 0, "write %s", path);
         char err[600] = "";
-        uint32_t n;
+        uint32_t n = 0;
         void *d = dimemas_open_file(path, &n, err, sizeof err);
         CHECK(!d && strstr(err, path) && strstr(err, cases[i].want), "case %zu: want '%s', got '%s'", i, cases[i].want, err);
         if (d) dimemas_close(d);

@@ -339,7 +339,11 @@ TEST(hard_sweep_value_twice_and_failed_plots_leave_no_image)
     /* a trace of more tasks than nodes, with one rank per node */
     put("five.dim", "#DIMEMAS:\"t\":1,0:5(1,1,1,1,1),0\n1:0:0:0.1\n1:1:0:0.1\n1:2:0:0.1\n1:3:0:0.1\n1:4:0:0.1\n");
     expect("run -q -s topology.k=2 -s topology.stages=1 -s time.warmup=0 -s traffic.scenario=none -s workload.source=dimemas "
-           "-s workload.trace=five.dim", 2, "the trace has 5 tasks, more than the network's 4 nodes");
+           "-s workload.trace=five.dim", 2, "five.dim:1: the header declares 5 tasks, more than the network's 4 nodes");
+    /* without a header: refused at the first task beyond the nodes, before the tasks up to it take memory */
+    put("far.dim", "1:0:0:0.1\n1:3999999:0:0.1\n");
+    expect("run -q -s topology.k=2 -s topology.stages=1 -s time.warmup=0 -s traffic.scenario=none -s workload.source=dimemas "
+           "-s workload.trace=far.dim -s workload.ranks=2", 2, "far.dim:2: task 3999999 is one of at least 4000000 tasks; workload.ranks is 2");
 }
 
 TEST(hard_views_with_nothing_to_draw_do_not_fail_gnuplot)

@@ -238,7 +238,9 @@ TEST(workload_messages_of_one_source_and_tag_do_not_overtake)
     }
     s.hooks.msg_done(&s, id[1]);
     CHECK(w->rank[1].state == RS_RECV, "B, delivered first, completed rank 1's first receive (state %u)", w->rank[1].state);
+    CHECK(wl_unreceived(&s) == 2, "A in flight and B held back: %llu unreceived, want 2", (unsigned long long)wl_unreceived(&s));
     s.hooks.msg_done(&s, id[0]);
+    CHECK(wl_unreceived(&s) == 1, "B unexpected: %llu unreceived, want 1", (unsigned long long)wl_unreceived(&s));
     CHECK(w->rank[1].state == RS_COMPUTE && w->rank[1].posted == ICN_NIL && w->rank[1].ux_head != ICN_NIL,
           "A then B: rank 1 computes (state %u) with B kept for its second receive", w->rank[1].state);
     CHECK(w->rank[1].held == ICN_NIL && w->rank[1].seq_n == 0, "messages held or counts kept after both arrived");

@@ -93,6 +93,8 @@ typedef struct dim {
     FILE *f;
     char *path;
     uint32_t ntasks;
+    uint32_t most;             /* tasks the run can place (0: any number): more are refused as read */
+    uint32_t over;             /* refused for that: the tasks read so far (the header's, or a task id + 1) */
     dtask_t *task;
     uint32_t ntask_alloc;      /* records in task (ntasks once the trace is read) */
     comm_t *comm;
@@ -453,6 +455,13 @@ static int scan(dim_t *d)
                 errno = 0;
                 unsigned long nt = strtoul(p, NULL, 10);
                 if (errno || nt > 4000000) { fail(d, ln, "the header's task count is above 4000000"); goto out; }
+                if (d->most && nt > d->most) {
+                    char what[64];
+                    snprintf(what, sizeof what, "the header declares %lu tasks", nt);
+                    d->over = (uint32_t)nt;
+                    fail(d, ln, what);
+                    goto out;
+                }
                 d->ntasks = (uint32_t)nt;
             }
             at = next;
@@ -483,6 +492,13 @@ static int scan(dim_t *d)
         const char *why = parse(f, fields(line, f), d->ntasks, &x);
         if (why) { fail(d, ln, why); goto out; }
         uint64_t task = x.task;
+        if (d->most && task >= d->most) {   /* (with a header, parse refused it: it holds at most `most`) */
+            char what[80];
+            snprintf(what, sizeof what, "task %llu is one of at least %llu tasks", (unsigned long long)task, (unsigned long long)task + 1);
+            d->over = (uint32_t)task + 1;
+            fail(d, ln, what);
+            goto out;
+        }
         if (task >= cap) {
             uint32_t nc = (uint32_t)task + 1 > 2 * cap ? (uint32_t)task + 1 : 2 * cap;
             d->task = xrealloc(d->task, nc * sizeof *d->task);
@@ -580,6 +596,8 @@ void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t er
 {
     dim_t *d = xcalloc(1, sizeof *d);
     d->path = xstrdup(path);
+    d->most = *nranks;
+    *nranks = 0;
     struct stat st;
     if (!stat(path, &st) && !S_ISREG(st.st_mode)) {   /* before opening: a pipe would block the open */
         snprintf(err, errlen, "'%s' is not a regular file (the trace is read by offsets: not a pipe or a device)", path);
@@ -599,6 +617,7 @@ void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t er
     }
     if (!scan(d)) {
         snprintf(err, errlen, "%s", d->err);
+        *nranks = d->over;
         dim_free(d);
         return NULL;
     }
@@ -694,14 +713,13 @@ static void *open_dimemas(sim_t *s, cfg_t *c, uint32_t *nranks)
     uint32_t n = 0;
     const char *path = cfg_str(c, K_WL_TRACE);
     if (!*path) cfg_fail(c, K_WL_TRACE, "workload.source = dimemas needs the trace file");
+    n = *nranks;   /* the reader stops at the first task beyond them, before it takes memory for them */
     void *d = dimemas_open_file(path, &n, err, sizeof err);
-    if (!d) cfg_fail(c, K_WL_TRACE, "%s", err);
-    if (n > *nranks) {
-        dim_free(d);
-        if (!cfg_int(c, K_WL_RANKS))
-            cfg_fail(c, K_WL_RANKS, "the trace has %u tasks, more than the network's %u nodes (0: one rank per node)", n, *nranks);
-        cfg_fail(c, K_WL_RANKS, "the trace has %u tasks; workload.ranks is %u", n, *nranks);
+    if (!d && n > *nranks) {
+        if (!cfg_int(c, K_WL_RANKS)) cfg_fail(c, K_WL_RANKS, "%s, more than the network's %u nodes (0: one rank per node)", err, *nranks);
+        cfg_fail(c, K_WL_RANKS, "%s; workload.ranks is %u", err, *nranks);
     }
+    if (!d) cfg_fail(c, K_WL_TRACE, "%s", err);
     *nranks = n;
     (void)s;
     return d;

@@ -78,7 +78,11 @@ enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_ALLTOALL, COL
 void wl_collective(wl_fifo_t *q, int coll, const uint32_t *members, uint32_t P, uint32_t me, uint32_t root,
                    uint64_t bytes, uint32_t tag);
 
-/* The Dimemas reader (src/workload/dimemas.c), also usable alone. */
+/* The Dimemas reader (src/workload/dimemas.c), also usable alone. *nranks:
+ * in, the most tasks the trace may have (0: any number; a task beyond them
+ * is refused as it is read, before memory is taken for it); out, the
+ * trace's tasks, or, when it was refused for having more, the count of them
+ * read so far (else 0). */
 void *dimemas_open_file(const char *path, uint32_t *nranks, char *err, size_t errlen);
 void dimemas_next(void *st, uint32_t rank, wop_t *op);
 void dimemas_close(void *st);
