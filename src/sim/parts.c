@@ -221,9 +221,7 @@ static int turns_loop(sim_t *s)
             continue;
         }
         if (t >= s->end) return EXIT_OK;
-        P->limit = t + P->window;
-        if (P->limit > g) P->limit = g;
-        if (P->limit > s->end) P->limit = s->end;
+        P->limit = parts_window_end(s, t, g);
         for (uint32_t p = 0; p < P->n; p++) {
             parts_enter(s, P, p);
             int rc = sim_run_until(s, P->limit);
@@ -453,9 +451,7 @@ static int threaded_loop(sim_t *s)
             continue;
         }
         if (t >= s->end) break;
-        P->limit = t + P->window;
-        if (P->limit > g) P->limit = g;
-        if (P->limit > s->end) P->limit = s->end;
+        P->limit = parts_window_end(s, t, g);
         if ((rc = parts_threads_window(s, P)) != EXIT_OK) break;
         parts_threads_flush(P);
         P->windows++;

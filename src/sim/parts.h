@@ -71,6 +71,17 @@ static inline void parts_drain(sim_t *s, uint64_t done, simtime_t at)
  * measurement window, and after every window past it. */
 static inline int parts_drain_at_stop(const sim_t *s, simtime_t g) { return s->drain_max && g == s->stop; }
 static inline int parts_drain_in_window(const sim_t *s, simtime_t limit) { return s->drain_max && limit > s->stop; }
+/* The end of the window that starts at the parts' earliest event t: the
+ * rule every loop forms its windows by (sim_window_limit, net/model.h: the
+ * lookahead, cut by the next sample, the measurement window's end and the
+ * run's end). g, the run's own next event (a sample, the window's end), is
+ * one of those cuts; it bounds the window too, so that the run's own step
+ * always comes at its instant. */
+static inline simtime_t parts_window_end(const sim_t *s, simtime_t t, simtime_t g)
+{
+    simtime_t lim = sim_window_limit(s, t);
+    return g < lim ? g : lim;
+}
 /* time.threads (parts.c), for this process's parts: contexts and workers
  * started and stopped (the contexts' statistics and records folded back into
  * the run's); the earliest event of the parts; one window [.., P->limit) on

@@ -263,9 +263,7 @@ int ranks_loop(sim_t *s)
             continue;
         }
         if (t >= s->end) break;
-        P->limit = t + P->window;
-        if (P->limit > g) P->limit = g;
-        if (P->limit > s->end) P->limit = s->end;
+        P->limit = parts_window_end(s, t, g);
         if (P->ctx) rc = parts_threads_window(s, P);   /* the main thread's own parts timed inside */
         else {
             double t0 = wall_clock();
