@@ -128,6 +128,24 @@ TEST(parts_check_invariants_between_windows)
     }
 }
 
+/* sim_drain (the tests' empty-the-network step) after a run with the
+ * drain: the parts run its full extra time too, and the network empties. */
+TEST(parts_drain_empties_the_network_after_a_drained_run)
+{
+    static const char *ini = "include = experiments/seed002/base-432.ini\n";
+    const char *sets[] = { "topology.k=4", "time.warmup=10us", "time.measure=20us", "load=0.6", "traffic.scenario=none",
+                           "time.ties=canonical", "time.drain=true", "time.parts=2", NULL };
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, sets);
+    CHECK(sim_run(&s) == EXIT_OK, "the run failed");
+    simtime_t from = s.now;
+    CHECK(sim_drain(&s, 100000000) == EXIT_OK && s.pkt_live == 0, "%u packets still in the network %.3f us after the drain began",
+          s.pkt_live, (s.now - from) / 1e6);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
 TEST(parts_refuse_what_they_cannot_split)
 {
     static const struct { const char *sets, *needle; } bad[] = {
