@@ -2,6 +2,7 @@
 #include "cdg.h"
 #include "../core/util.h"
 #include <stdlib.h>
+#include <string.h>
 
 void cdg_init(cdg_t *g, const sim_t *s, uint32_t nvl)
 {
@@ -56,6 +57,45 @@ uint32_t cdg_cycle(const cdg_t *g, const sim_t *s, uint32_t *cyc, uint32_t max)
     }
     free(color); free(stack); free(next);
     return len;
+}
+
+int cdg_reaches(const cdg_t *g, const sim_t *s, uint32_t from, uint32_t to, cdg_walk_t *w)
+{
+    uint32_t n = g->nch * g->nvl;
+    if (w->n != n) {
+        cdg_walk_free(w);
+        w->stamp = xcalloc(n, sizeof *w->stamp);
+        w->stack = xmalloc((size_t)n * sizeof *w->stack);
+        w->n = n;
+    }
+    if (++w->now == 0) {   /* the stamps wrapped: start them afresh */
+        memset(w->stamp, 0, (size_t)n * sizeof *w->stamp);
+        w->now = 1;
+    }
+    uint32_t sp = 0;
+    w->stack[sp++] = from;
+    w->stamp[from] = w->now;
+    while (sp) {
+        uint32_t c = w->stack[--sp];
+        if (c == to) return 1;
+        uint32_t sw = next_switch(s, c / g->nvl);
+        if (sw == ICN_NIL) continue;
+        for (uint32_t v2 = 0; v2 < g->nvl; v2++)
+            for (uint64_t m = g->succ[(size_t)c * g->nvl + v2]; m; m &= m - 1) {
+                uint32_t x = (s->sw[sw].port0 + (uint32_t)__builtin_ctzll(m)) * g->nvl + v2;
+                if (w->stamp[x] == w->now) continue;
+                w->stamp[x] = w->now;
+                w->stack[sp++] = x;   /* each channel at most once: the stack never holds more than n */
+            }
+    }
+    return 0;
+}
+
+void cdg_walk_free(cdg_walk_t *w)
+{
+    free(w->stamp);
+    free(w->stack);
+    *w = (cdg_walk_t){ 0 };
 }
 
 void ib_build_cdg(const ib_subnet_t *ib, const sim_t *s, cdg_t *g)

@@ -34,6 +34,16 @@ static inline void cdg_del(cdg_t *g, uint32_t g1, uint32_t v1, uint32_t o2, uint
  * cyc[0..len-1] (at most max are stored). */
 uint32_t cdg_cycle(const cdg_t *g, const sim_t *s, uint32_t *cyc, uint32_t max);
 
+/* Whether channel `to` can be reached from channel `from` along g's
+ * dependencies (from itself included). The walk's scratch (visit stamps and
+ * a stack, grown on first use) is kept in w across calls: an engine that
+ * checks each new route's dependencies against an acyclic graph asks only
+ * whether a new edge a -> b closes a cycle, that is whether b reaches a,
+ * which visits what lies beyond b instead of the whole graph. */
+typedef struct cdg_walk { uint32_t *stamp, *stack, n, now; } cdg_walk_t;
+int cdg_reaches(const cdg_t *g, const sim_t *s, uint32_t from, uint32_t to, cdg_walk_t *w);
+void cdg_walk_free(cdg_walk_t *w);
+
 /* The dependencies of every route of the subnet (from every switch with CAs
  * to every CA LID, with the SL its path record names and the VLs of the
  * SL-to-VL tables) are added to g (nvl = ib->nvl). */

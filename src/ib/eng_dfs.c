@@ -103,7 +103,8 @@ static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
     for (uint32_t l = 0; l < L; l++) cdg_init(&g[l], s, 1);
     uint8_t *has = xcalloc(s->nswitches, 1);
     for (uint32_t n = 0; n < s->nnodes; n++) has[ib->leaf[n]] = 1;
-    uint32_t *edge = xmalloc(2 * (s->nswitches + 1) * sizeof *edge), cyc[1];
+    uint32_t *edge = xmalloc(3 * (s->nswitches + 1) * sizeof *edge);
+    cdg_walk_t walk = { 0 };
     for (uint32_t src = 0; src < s->nswitches; src++) {
         if (!has[src]) continue;
         for (uint32_t lid = 1; lid < ib->nlid; lid++) {
@@ -117,14 +118,19 @@ static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
                 uint32_t ne = 0, w = src, prev = ICN_NIL;
                 for (uint32_t hop = 0; hop <= s->nswitches; hop++) {   /* add the route's new dependencies */
                     uint32_t p = ib_lft(ib, w, lid), gp = s->sw[w].port0 + p;
-                    if (prev != ICN_NIL && cdg_add(&g[l], prev, 0, p, 0)) { edge[2 * ne] = prev; edge[2 * ne + 1] = p; ne++; }
+                    if (prev != ICN_NIL && cdg_add(&g[l], prev, 0, p, 0)) {
+                        edge[3 * ne] = prev; edge[3 * ne + 1] = p; edge[3 * ne + 2] = gp; ne++;
+                    }
                     prev = gp;
                     uint32_t v = ib_peer_dev(s, w, p);
                     if (v & NIC_BIT) break;
                     w = v;
                 }
-                if (!ne || !cdg_cycle(&g[l], s, cyc, 1)) break;
-                for (uint32_t k = 0; k < ne; k++) cdg_del(&g[l], edge[2 * k], 0, edge[2 * k + 1], 0);
+                /* The layer was acyclic: a cycle now runs through a new edge prev -> gp, so gp reaches prev. */
+                uint32_t k = 0;
+                while (k < ne && !cdg_reaches(&g[l], s, edge[3 * k + 2], edge[3 * k], &walk)) k++;
+                if (k == ne) break;
+                for (k = 0; k < ne; k++) cdg_del(&g[l], edge[3 * k], 0, edge[3 * k + 1], 0);
             }
             ib->sl[(size_t)src * ib->nlid + lid] = (uint8_t)l;
             if (l + 1 > used) used = l + 1;
@@ -132,6 +138,7 @@ static uint32_t layer(ib_subnet_t *ib, sim_t *s, cfg_t *c)
     }
     for (uint32_t l = 0; l < L; l++) cdg_free(&g[l]);
     free(g); free(has); free(edge);
+    cdg_walk_free(&walk);
     return used;
 }
 
@@ -141,24 +148,30 @@ void ib_engine_dfs(ib_subnet_t *ib, sim_t *s, cfg_t *c)
     uint32_t *mark = xcalloc(s->nports, sizeof *mark), *load = xcalloc(s->nports, sizeof *load);
     uint32_t *dist = xmalloc(S * sizeof *dist), *hops = xmalloc(S * sizeof *hops);
     uint8_t *next = xmalloc(S), *done = xcalloc(S, 1);
+    uint32_t *at = xmalloc(s->nnodes * sizeof *at), nat;   /* the CAs of the tree's leaf, in node order */
     heap_t h = { xmalloc((size_t)s->nports * sizeof(uint64_t) + 8), 0 };
     ib_fill_local(ib, s);
     for (uint32_t n0 = 0; n0 < s->nnodes; n0++) {
         uint32_t t = ib->leaf[n0];
         if (done[t]) continue;
         done[t] = 1;
+        nat = 0;
+        for (uint32_t n = n0; n < s->nnodes; n++)
+            if (ib->leaf[n] == t) at[nat++] = n;
         memset(mark, 0, s->nports * sizeof *mark);
         for (uint32_t i = 0; i < (1u << ib->lmc); i++) {
             tree(s, t, mark, load, dist, hops, next, &h);
             for (uint32_t w = 0; w < S; w++) {
                 if (next[w] == IB_NO_PORT) continue;
                 mark[s->sw[w].port0 + next[w]]++;
-                for (uint32_t n = n0; n < s->nnodes; n++)
-                    if (ib->leaf[n] == t) { ib_set(ib, w, ib->base[n] + i, next[w]); load[s->sw[w].port0 + next[w]]++; }
+                for (uint32_t k = 0; k < nat; k++) {
+                    ib_set(ib, w, ib->base[at[k]] + i, next[w]);
+                    load[s->sw[w].port0 + next[w]]++;
+                }
             }
         }
     }
-    free(mark); free(load); free(dist); free(hops); free(next); free(done); free(h.a);
+    free(mark); free(load); free(dist); free(hops); free(next); free(done); free(h.a); free(at);
     if (ib_check_reach(ib, s, stderr)) cfg_fail(c, K_IB_ENGINE, "dfs-disjoint left the fabric partly unreachable (is it connected?)");
     ib_alloc_sl(ib, s, s->nvc);
     for (uint32_t g = 0; g < s->nports; g++)

@@ -12,18 +12,24 @@ void ib_report(const ib_subnet_t *ib, const sim_t *s, const char *engine, FILE *
     uint32_t *lids = xcalloc(s->nports, sizeof *lids);
     uint64_t routes = 0, ok = 0, minimal = 0, hops = 0;
     uint32_t hmax = 0;
-    for (uint32_t a = 0; a < s->nnodes; a++)
+    /* A route from a CA is its leaf switch's: walk each once, counted for every CA on that leaf. */
+    uint32_t *cas = xcalloc(s->nswitches, sizeof *cas);
+    for (uint32_t a = 0; a < s->nnodes; a++) cas[ib->leaf[a]]++;
+    for (uint32_t w = 0; w < s->nswitches; w++) {
+        if (!cas[w]) continue;
         for (uint32_t lid = 1; lid < ib->nlid; lid++) {
             uint32_t b = ib->owner[lid], at;
             if (b == ICN_NIL) continue;
-            routes++;
-            int h = ib_walk(ib, s, ib->leaf[a], lid, &at);
+            routes += cas[w];
+            int h = ib_walk(ib, s, w, lid, &at);
             if (h < 0) continue;
-            ok++;
-            hops += (uint64_t)h;
+            ok += cas[w];
+            hops += (uint64_t)h * cas[w];
             if ((uint32_t)h > hmax) hmax = (uint32_t)h;
-            if ((uint32_t)h == dist[(size_t)ib->leaf[a] * s->nswitches + ib->leaf[b]] + 1u) minimal++;
+            if ((uint32_t)h == dist[(size_t)w * s->nswitches + ib->leaf[b]] + 1u) minimal += cas[w];
         }
+    }
+    free(cas);
     /* LIDs routed through each inter-switch port (path balance) */
     uint32_t pmax = 0, np = 0;
     uint64_t psum = 0;
