@@ -117,8 +117,7 @@ TEST(workload_unmatched_receive_is_reported_not_hung)
     w->done = w->computing = w->inflight = 0;
     for (uint32_t r = 0; r < w->nranks; r++) {
         free(w->rank[r].seq);
-        w->rank[r] = (wrank_t){ .node = r, .posted = ICN_NIL, .posted_tail = ICN_NIL, .open = ICN_NIL, .open_tail = ICN_NIL,
-                                .ux_head = ICN_NIL, .ux_tail = ICN_NIL, .held = ICN_NIL };
+        w->rank[r] = wl_rank_new(r);
     }
     for (uint32_t n = 0; n < s.nnodes; n++) w->node[n].head = w->node[n].tail = ICN_NIL;
     wl_start(&s);

@@ -63,6 +63,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +225,19 @@ static int fail(dim_t *d, uint64_t line, const char *what)
 {
     snprintf(d->err, sizeof d->err, "%s:%llu: %s", d->path, (unsigned long long)line, what);
     return 0;
+}
+
+/* The trace has more tasks than the run can place (at least `over`): fail
+ * at line `line`, and keep the count for the caller's message. */
+static __attribute__((format(printf, 4, 5))) void too_many(dim_t *d, uint64_t line, uint64_t over, const char *fmt, ...)
+{
+    char what[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    d->over = (uint32_t)over;
+    fail(d, line, what);
 }
 
 static void run_add(dtask_t *t, off_t a, off_t b)
@@ -455,13 +469,7 @@ static int scan(dim_t *d)
                 errno = 0;
                 unsigned long nt = strtoul(p, NULL, 10);
                 if (errno || nt > 4000000) { fail(d, ln, "the header's task count is above 4000000"); goto out; }
-                if (d->most && nt > d->most) {
-                    char what[64];
-                    snprintf(what, sizeof what, "the header declares %lu tasks", nt);
-                    d->over = (uint32_t)nt;
-                    fail(d, ln, what);
-                    goto out;
-                }
+                if (d->most && nt > d->most) { too_many(d, ln, nt, "the header declares %lu tasks", nt); goto out; }
                 d->ntasks = (uint32_t)nt;
             }
             at = next;
@@ -493,10 +501,7 @@ static int scan(dim_t *d)
         if (why) { fail(d, ln, why); goto out; }
         uint64_t task = x.task;
         if (d->most && task >= d->most) {   /* (with a header, parse refused it: it holds at most `most`) */
-            char what[80];
-            snprintf(what, sizeof what, "task %llu is one of at least %llu tasks", (unsigned long long)task, (unsigned long long)task + 1);
-            d->over = (uint32_t)task + 1;
-            fail(d, ln, what);
+            too_many(d, ln, task + 1, "task %llu is one of at least %llu tasks", (unsigned long long)task, (unsigned long long)task + 1);
             goto out;
         }
         if (task >= cap) {
@@ -710,10 +715,9 @@ uint64_t dimemas_runs(const void *st)
 static void *open_dimemas(sim_t *s, cfg_t *c, uint32_t *nranks)
 {
     char err[600];
-    uint32_t n = 0;
     const char *path = cfg_str(c, K_WL_TRACE);
     if (!*path) cfg_fail(c, K_WL_TRACE, "workload.source = dimemas needs the trace file");
-    n = *nranks;   /* the reader stops at the first task beyond them, before it takes memory for them */
+    uint32_t n = *nranks;   /* the reader stops at the first task beyond them, before it takes memory for them */
     void *d = dimemas_open_file(path, &n, err, sizeof err);
     if (!d && n > *nranks) {
         if (!cfg_int(c, K_WL_RANKS)) cfg_fail(c, K_WL_RANKS, "%s, more than the network's %u nodes (0: one rank per node)", err, *nranks);

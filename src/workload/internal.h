@@ -47,6 +47,14 @@ typedef struct wrank {
     uint64_t ops;
 } wrank_t;
 
+/* A rank on `node` that has done nothing: its lists empty. The one place
+ * that knows them all (set-up, and tests that restart the ranks). */
+static inline wrank_t wl_rank_new(uint32_t node)
+{
+    return (wrank_t){ .node = node, .posted = ICN_NIL, .posted_tail = ICN_NIL, .open = ICN_NIL, .open_tail = ICN_NIL,
+                      .ux_head = ICN_NIL, .ux_tail = ICN_NIL, .held = ICN_NIL };
+}
+
 typedef struct wnode { uint32_t rank, head, tail; } wnode_t;   /* its rank (ICN_NIL: none) and send FIFO */
 
 typedef struct wl {

@@ -107,7 +107,7 @@ void wl_setup(sim_t *s, cfg_t *c)
     w->rank = xcalloc(n, sizeof *w->rank);
     w->node = xmalloc(s->nnodes * sizeof *w->node);
     for (uint32_t i = 0; i < s->nnodes; i++) w->node[i] = (wnode_t){ ICN_NIL, ICN_NIL, ICN_NIL };
-    for (uint32_t r = 0; r < n; r++) w->rank[r].posted = w->rank[r].posted_tail = w->rank[r].open = w->rank[r].open_tail = w->rank[r].ux_head = w->rank[r].ux_tail = w->rank[r].held = ICN_NIL;
+    for (uint32_t r = 0; r < n; r++) w->rank[r] = wl_rank_new(0);   /* (map_ranks places them) */
     map_ranks(s, c, w);
 }
 
