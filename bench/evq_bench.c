@@ -180,11 +180,11 @@ static void count_cb(const event_t *e, void *arg)
 static int same_state(const char *what, uint64_t step, const oldq_t *o, const evq_t *q)
 {
     if (o->n != q->n || oldq_top_time(o) != evq_top_time(q) || (o->n == 0) != evq_empty(q)
-        || o->pushed != q->pushed) {
+        || o->pushed != q->seq) {
         fprintf(stderr, "MISMATCH (%s) at step %llu: n %zu/%zu top %llu/%llu pushed %llu/%llu\n", what,
                 (unsigned long long)step, o->n, q->n, (unsigned long long)oldq_top_time(o),
                 (unsigned long long)evq_top_time(q), (unsigned long long)o->pushed,
-                (unsigned long long)q->pushed);
+                (unsigned long long)q->seq);
         failures++;
         return 0;
     }
@@ -304,7 +304,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    printf("new queue: src/core/evq.c (radix wheel)\n");
+    printf("new queue: src/core/evq.c (FIFOs of the common delays, radix wheel)\n");
     printf("correctness: lockstep old vs new ... ");
     fflush(stdout);
     for (int prof = 0; prof < 2; prof++)

@@ -4,6 +4,7 @@
 #include "../src/core/evq.h"
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
+#include "../src/core/util.h"
 #include "../src/stats/hist.h"
 #include "../src/stats/stats.h"
 #include <stddef.h>
@@ -24,6 +25,89 @@ TEST(core_event_queue_orders_by_time_then_insertion)
         prev = e;
     }
     CHECK(ok, "events out of (time, insertion) order");
+    evq_free(&q);
+}
+
+/* The reference order for the queue below: pending events, unsorted; the
+ * least (time, push number) is found by a scan. */
+typedef struct refq { simtime_t *t; uint32_t *id; uint32_t n; } refq_t;
+
+static uint32_t ref_least(const refq_t *r)
+{
+    uint32_t b = 0;
+    for (uint32_t i = 1; i < r->n; i++)
+        if (r->t[i] < r->t[b] || (r->t[i] == r->t[b] && r->id[i] < r->id[b])) b = i;
+    return b;
+}
+
+static void count_pending(const event_t *e, void *arg)
+{
+    uint64_t *c = arg;
+    c[0]++;
+    c[1] += e->a;
+}
+
+/* As a network model uses it: most events a few fixed delays after the time
+ * last popped (the FIFOs), others at random delays (the wheel), a few at the
+ * same instant, a few before it (the fallback heap, which also makes the time
+ * last popped go back), pops in between; with more fixed delays than FIFOs,
+ * so that they are lent and taken back. Every pop must be the reference's
+ * least, the earliest time must be the reference's, and a walk must visit
+ * exactly the pending events. */
+TEST(core_event_queue_fifos_wheel_and_heap_keep_one_order)
+{
+    enum { OPS = 80000 };
+    static const simtime_t fixed[] = { 6000, 333680, 327680, 12000, 339680, 671360, 1, 9, 17, 6001, 5 };
+    evq_t q;
+    evq_init(&q);
+    refq_t r = { malloc(OPS * sizeof *r.t), malloc(OPS * sizeof *r.id), 0 };
+    rng_t g;
+    rng_seed(&g, 7, 3, 0);
+    simtime_t now = 0;
+    uint32_t pushed = 0, bad_pop = 0, bad_top = 0, bad_walk = 0, pops = 0;
+    uint64_t idsum = 0;
+    for (uint32_t op = 0; op < OPS; op++) {
+        uint32_t x = rng_below(&g, 100);
+        if (x < (op < 8000 ? 75 : 50) || !r.n) {   /* push: a few thousand pending, then as many pushes as pops */
+            uint32_t k = rng_below(&g, 100);
+            simtime_t t = k < 70 ? now + fixed[rng_below(&g, k < 50 ? 5 : (uint32_t)ICN_ARRAY_LEN(fixed))]
+                        : k < 88 ? now + rng_below(&g, 1u << 20)
+                        : k < 95 ? now
+                        : now > 1000 ? now - 1 - rng_below(&g, 1000) : now;
+            evq_push(&q, t, 1, pushed, 0);
+            r.t[r.n] = t;
+            r.id[r.n++] = pushed;
+            idsum += pushed++;
+        } else {
+            event_t e;
+            uint32_t b = ref_least(&r);
+            if (!evq_pop(&q, &e) || e.time != r.t[b] || e.a != r.id[b]) bad_pop++;
+            now = r.t[b];
+            idsum -= r.id[b];
+            r.t[b] = r.t[--r.n];
+            r.id[b] = r.id[r.n];
+            pops++;
+        }
+        if (evq_top_time(&q) != (r.n ? r.t[ref_least(&r)] : SIMTIME_MAX)) bad_top++;
+        if (op % 997 == 0) {
+            uint64_t c[2] = { 0, 0 };
+            evq_foreach(&q, count_pending, c);
+            if (c[0] != r.n || c[1] != idsum) bad_walk++;
+        }
+    }
+    event_t e;
+    while (r.n) {
+        uint32_t b = ref_least(&r);
+        if (!evq_pop(&q, &e) || e.time != r.t[b] || e.a != r.id[b]) bad_pop++;
+        r.t[b] = r.t[--r.n];
+        r.id[b] = r.id[r.n];
+    }
+    CHECK(!evq_pop(&q, &e) && evq_empty(&q), "the queue is not empty after its last event");
+    CHECK(!bad_pop, "%u of %u pops out of (time, insertion) order", bad_pop, pops);
+    CHECK(!bad_top, "the earliest time was wrong after %u operations", bad_top);
+    CHECK(!bad_walk, "a walk missed or invented pending events %u times", bad_walk);
+    free(r.t);
+    free(r.id);
     evq_free(&q);
 }
 

@@ -13,8 +13,11 @@
  *    when every lower level is empty, deals a slot's events out in order.
  *    A level-0 slot holds a single time, so its head is the (time, seq)
  *    minimum of that time, and no comparison is ever needed;
- *  - early-heap events were pushed before cur; pops merge the two sources by
- *    (time, ord). */
+ *  - early-heap events were pushed before cur;
+ *  - every FIFO holds its events in (time, ord) order: a push appends only an
+ *    event no earlier than the FIFO's newest, and has the largest ord so far;
+ *    fbest/ftop name the least of the FIFOs' heads, wtop the wheel's least
+ *    time; pops merge the three sources by (time, ord). */
 
 #define MASK          (EVQ_SLOTS - 1)
 #define CHUNK_EVENTS  42
@@ -214,10 +217,126 @@ static void early_pop(evq_t *q, event_t *out)
     if (n) h[i] = last;
 }
 
-static void set_top(evq_t *q)
+/* ---- FIFOs of the common delays ---- */
+
+static void fifo_grow(evq_fifo_t *f)
 {
-    q->top = q->nwheel ? wheel_min(q) : SIMTIME_MAX;
-    if (q->nearly && q->early[0].e.time < q->top) q->top = q->early[0].e.time;
+    uint32_t cap = f->cap ? 2 * f->cap : 256;
+    event_t *ev = xmalloc(cap * sizeof *ev);
+    for (uint32_t i = 0; i < f->n; i++) ev[i] = f->ev[(f->head + i) & (f->cap - 1)];
+    free(f->ev);
+    f->ev = ev;
+    f->cap = cap;
+    f->head = 0;
+}
+
+/* The FIFO for an event d after the time last popped: the one that delay
+ * has, else the empty one least used lately; NULL if none is free. */
+static evq_fifo_t *fifo_for(evq_t *q, simtime_t d)
+{
+    unsigned h = evq_dslot(d);
+    evq_fifo_t *f = &q->fifo[q->dmap[h]];
+    if (f->delay == d) return f;
+    evq_fifo_t *lent = NULL;
+    for (unsigned i = 0; i < EVQ_FIFOS; i++) {
+        evq_fifo_t *g = &q->fifo[i];
+        if (g->delay == d) { q->dmap[h] = (uint8_t)i; return g; }
+        if (!g->n && (!lent || g->used < lent->used)) lent = g;
+    }
+    if (lent) {
+        lent->delay = d;
+        q->dmap[h] = (uint8_t)(lent - q->fifo);
+    }
+    return lent;
+}
+
+/* Append e to a FIFO if one can keep it in order; 0 if none. */
+static inline int fifo_push(evq_t *q, const event_t *e)
+{
+    evq_fifo_t *f = fifo_for(q, e->time - q->now);
+    if (!f || (f->n && e->time < f->last)) return 0;
+    if (f->n == f->cap) fifo_grow(f);
+    f->ev[(f->head + f->n++) & (f->cap - 1)] = *e;
+    f->last = e->time;
+    f->used = e->ord;
+    if (f->n > 1) return 1;   /* behind its head: the order of the heads is unchanged */
+    int32_t i = (int32_t)(f - q->fifo);
+    q->fmask |= 1u << i;
+    f->hk = evq_key(e);
+    if (q->fbest < 0 || f->hk < q->fifo[q->fbest].hk) {
+        q->fnext = q->fbest;
+        q->fbest = i;
+        q->ftop = e->time;
+    } else if (q->fnext < 0 || f->hk < q->fifo[q->fnext].hk) {
+        q->fnext = i;
+    }
+    return 1;
+}
+
+static inline const event_t *fifo_head(const evq_t *q)
+{
+    const evq_fifo_t *f = &q->fifo[q->fbest];
+    return &f->ev[f->head];
+}
+
+/* Find the two least of the FIFOs' heads. */
+static void fifo_rank(evq_t *q)
+{
+    int32_t b = -1, n = -1;
+    for (uint32_t m = q->fmask; m; m &= m - 1) {
+        int32_t i = (int32_t)__builtin_ctz(m);
+        if (b < 0 || q->fifo[i].hk < q->fifo[b].hk) {
+            n = b;
+            b = i;
+        } else if (n < 0 || q->fifo[i].hk < q->fifo[n].hk) {
+            n = i;
+        }
+    }
+    q->fbest = b;
+    q->fnext = n;
+    q->ftop = b < 0 ? SIMTIME_MAX : (simtime_t)(q->fifo[b].hk >> 64);
+}
+
+static void fifo_take(evq_t *q, event_t *out)
+{
+    evq_fifo_t *f = &q->fifo[q->fbest];
+    *out = f->ev[f->head];
+    f->head = (f->head + 1) & (f->cap - 1);
+    if (!--f->n) {
+        q->fmask &= ~(1u << q->fbest);
+        fifo_rank(q);
+        return;
+    }
+    f->hk = evq_key(&f->ev[f->head]);
+    if (q->fnext < 0 || f->hk < q->fifo[q->fnext].hk) q->ftop = f->ev[f->head].time;   /* still the least */
+    else fifo_rank(q);
+}
+
+/* The wheel's earliest event (wheel not empty): cur moves to its time. */
+static inline const event_t *wheel_head(evq_t *q)
+{
+    const evq_slot_t *sl = wheel_front(q);
+    return &sl->head->ev[sl->rd];
+}
+
+static void wheel_take(evq_t *q, event_t *out)
+{
+    evq_slot_t *sl = wheel_front(q);
+    chunk_t *c = sl->head;
+    *out = c->ev[sl->rd++];
+    q->nwheel--;
+    if (c == sl->tail) {
+        if (sl->rd == sl->wr) {
+            chunk_put(q, c);
+            sl->head = sl->tail = NULL;
+            slot_unmark(q, 0, (unsigned)(q->cur & MASK));
+        }
+    } else if (sl->rd == CHUNK_EVENTS) {
+        sl->head = c->next;
+        sl->rd = 0;
+        chunk_put(q, c);
+    }
+    q->wtop = !q->nwheel ? SIMTIME_MAX : sl->head ? q->cur : wheel_min(q);
 }
 
 /* ---- interface ---- */
@@ -227,6 +346,10 @@ void evq_init(evq_t *q)
     memset(q, 0, sizeof *q);
     q->bits = xcalloc(EVQ_LEVELS, sizeof *q->bits);
     q->slot = xcalloc(EVQ_LEVELS, sizeof *q->slot);
+    q->fifo = xcalloc(EVQ_FIFOS, sizeof *q->fifo);
+    for (unsigned i = 0; i < EVQ_FIFOS; i++) q->fifo[i].delay = SIMTIME_MAX;
+    q->fbest = q->fnext = -1;
+    q->ftop = q->wtop = SIMTIME_MAX;
 }
 
 void evq_free(evq_t *q)
@@ -235,65 +358,61 @@ void evq_free(evq_t *q)
         nb = b->next;
         free(b);
     }
+    for (unsigned i = 0; q->fifo && i < EVQ_FIFOS; i++) free(q->fifo[i].ev);
+    free(q->fifo);
     free(q->bits);
     free(q->slot);
     free(q->early);
     memset(q, 0, sizeof *q);
 }
 
-void evq_push(evq_t *q, simtime_t t, unsigned type, uint32_t a, uint32_t b)
+void evq_insert(evq_t *q, const event_t *e)
 {
-    event_t e = { t, (q->seq++ << 8) | (type & 0xff), a, b };
-    q->pushed++;
+    simtime_t t = e->time;
+    if (__builtin_expect(t >= q->now, 1) && fifo_push(q, e)) return;
     if (__builtin_expect(t < q->cur, 0)) {
         if (q->nwheel) {           /* earlier than the wheel's base */
-            early_push(q, &e);
-            goto done;
+            early_push(q, e);
+            return;
         }
         q->cur = t;                /* empty wheel: rebase it */
     }
-    wheel_insert(q, &e);
+    wheel_insert(q, e);
     q->nwheel++;
-done:
-    if (!q->n++ || t < q->top) q->top = t;
+    if (t < q->wtop) q->wtop = t;
 }
 
-int evq_pop(evq_t *q, event_t *out)
+int evq_pop_any(evq_t *q, event_t *out)
 {
     if (!q->n) return 0;
     q->n--;
+    /* the FIFOs' head or the wheel's front, whichever is earlier: the wheel's
+     * is read only when their times are equal */
+    int wheel = q->wtop < q->ftop ||
+                (q->wtop == q->ftop && q->wtop != SIMTIME_MAX && wheel_head(q)->ord < fifo_head(q)->ord);
     if (__builtin_expect(q->nearly != 0, 0)) {
-        const evq_slot_t *f = q->nwheel ? wheel_front(q) : NULL;
-        if (!f || before(&q->early[0].e, &f->head->ev[f->rd])) {
+        const event_t *x = wheel ? wheel_head(q) : q->fbest >= 0 ? fifo_head(q) : NULL;
+        if (!x || before(&q->early[0].e, x)) {
             early_pop(q, out);
-            set_top(q);
-            return 1;
+            goto done;
         }
     }
-    evq_slot_t *sl = wheel_front(q);
-    chunk_t *c = sl->head;
-    *out = c->ev[sl->rd++];
-    q->nwheel--;
-    q->top = q->cur;
-    if (c == sl->tail) {
-        if (sl->rd == sl->wr) {
-            chunk_put(q, c);
-            sl->head = sl->tail = NULL;
-            slot_unmark(q, 0, (unsigned)(q->cur & MASK));
-            if (q->nwheel) q->top = wheel_min(q);
-        }
-    } else if (sl->rd == CHUNK_EVENTS) {
-        sl->head = c->next;
-        sl->rd = 0;
-        chunk_put(q, c);
-    }
-    if (__builtin_expect(q->nearly != 0, 0)) set_top(q);
+    if (wheel) wheel_take(q, out);
+    else fifo_take(q, out);
+done:
+    q->now = out->time;
+    q->top = q->ftop < q->wtop ? q->ftop : q->wtop;
+    if (__builtin_expect(q->nearly != 0, 0) && q->early[0].e.time < q->top) q->top = q->early[0].e.time;
     return 1;
 }
 
 void evq_foreach(const evq_t *q, void (*fn)(const event_t *e, void *arg), void *arg)
 {
     for (size_t i = 0; i < q->nearly; i++) fn(&q->early[i].e, arg);
+    for (uint32_t m = q->fmask; m; m &= m - 1) {
+        const evq_fifo_t *f = &q->fifo[__builtin_ctz(m)];
+        for (uint32_t i = 0; i < f->n; i++) fn(&f->ev[(f->head + i) & (f->cap - 1)], arg);
+    }
     for (unsigned L = 0; L < EVQ_LEVELS; L++) {
         if (!(q->levmask & (1u << L))) continue;
         for (unsigned s = 0; s < EVQ_SLOTS; s++) {

@@ -3,10 +3,22 @@
  * Time is an integer count of picoseconds. Equal times pop in insertion order,
  * which is itself deterministic, so a run is reproducible bit for bit.
  *
- * Implementation: a radix wheel (a radix heap with 8-bit digits, or a
+ * Implementation: FIFOs for the common delays, and a radix wheel for the rest.
+ *
+ * A network model schedules most events a fixed delay after the event it
+ * handles (a head arrives a link delay after it leaves, a transfer ends a
+ * packet time after it starts, a credit returns a link delay after its space
+ * is freed). Events pushed with one delay d at a non-decreasing `now` are
+ * already in (time, sequence) order, so each of up to EVQ_FIFOS delays gets a
+ * FIFO ring: a push appends, and the earliest event is one of the FIFOs' heads.
+ * A FIFO is taken by the first delay that finds it empty and kept while it
+ * holds events; an event whose delay has no FIFO, or which would not be the
+ * newest of its FIFO, goes to the wheel. `now` is the time last popped.
+ *
+ * The wheel: a radix wheel (a radix heap with 8-bit digits, or a
  * hierarchical timing wheel of 1 ps resolution), exploiting that a simulator
  * never schedules before the event it is handling. `cur` is a lower bound of
- * every queued time (the time last popped). An event at time t >= cur lives
+ * every queued wheel time. An event at time t >= cur lives
  * on level L = the highest 8-bit digit in which t and cur differ (0 if none),
  * in slot = digit L of t. Every slot is a FIFO in insertion order, so a
  * level-0 slot holds events of one exact time in sequence order and its head
@@ -19,6 +31,10 @@
  * through a free list, so steady-state scheduling does not allocate. Events
  * pushed before `cur` (the simulator never does) go to a small fallback
  * binary heap.
+ *
+ * A pop takes the least (time, seq) of the best FIFO head (kept up to date),
+ * the wheel's front and the heap's top; the order is the same whichever
+ * structure holds an event.
  *
  * Walking the pending events (the invariant checker does): evq_foreach(). */
 #ifndef ICN_EVQ_H
@@ -41,8 +57,24 @@ typedef struct event {
 #define EVQ_LEVELS  ((64 + EVQ_DIGIT - 1) / EVQ_DIGIT)
 #define EVQ_WORDS   (EVQ_SLOTS / 64)
 
+#define EVQ_FIFOS   8                                   /* delays with a FIFO of their own */
+
 struct evq_chunk;
 struct evq_ent;
+
+/* (time, ord) as one number: events compare by it */
+typedef unsigned __int128 evkey_t;
+
+typedef struct evq_fifo {
+    evkey_t hk;              /* its head's key, while it holds events */
+    event_t *ev;             /* ring of cap events (a power of two) */
+    uint32_t head, n, cap;
+    simtime_t delay;         /* the delay (from the time last popped) its events were pushed with */
+    simtime_t last;          /* time of its newest event */
+    uint64_t used;           /* sequence number of its newest event: the FIFO least used lately is lent first */
+} evq_fifo_t;
+
+#define EVQ_DMAP 16                                     /* delay -> FIFO hint, direct-mapped */
 typedef struct evq_slot {
     struct evq_chunk *head, *tail;   /* NULL when empty */
     uint32_t rd, wr;                 /* read index in head, write index in tail */
@@ -52,8 +84,15 @@ typedef struct evq_slot {
 typedef struct evq {
     size_t n;          /* number of queued events */
     uint64_t seq;
-    uint64_t pushed;   /* total events ever scheduled (for statistics) */
     simtime_t top;     /* earliest queued time, valid when n > 0 */
+    simtime_t now;     /* time last popped: a FIFO's delay counts from it */
+    evq_fifo_t *fifo;  /* [EVQ_FIFOS] */
+    uint32_t fmask;    /* bit i set when FIFO i holds events */
+    uint8_t dmap[EVQ_DMAP];   /* by a hash of the delay: the FIFO that delay had last */
+    int32_t fbest;     /* the FIFO whose head is the FIFOs' (time, seq) least (-1: all empty) */
+    int32_t fnext;     /* the FIFO with the next least head (-1: none) */
+    simtime_t ftop;    /* that head's time (SIMTIME_MAX: none) */
+    simtime_t wtop;    /* earliest wheel time (SIMTIME_MAX: empty wheel) */
     simtime_t cur;     /* wheel base: no wheel event is earlier */
     size_t nwheel;     /* events in the wheel (the others are in the early heap) */
     uint32_t levmask;  /* bit L set when level L has a non-empty slot */
@@ -68,9 +107,55 @@ typedef struct evq {
 
 void evq_init(evq_t *q);
 void evq_free(evq_t *q);
-void evq_push(evq_t *q, simtime_t t, unsigned type, uint32_t a, uint32_t b);
-/* Remove the earliest event into *e; returns 0 when empty. */
-int evq_pop(evq_t *q, event_t *e);
+/* The general cases of evq_push and evq_pop (below: the common ones, inline). */
+void evq_insert(evq_t *q, const event_t *e);
+int evq_pop_any(evq_t *q, event_t *e);
+
+static inline unsigned evq_dslot(simtime_t d) { return (unsigned)((d * 0x9E3779B97F4A7C15ull) >> 60) & (EVQ_DMAP - 1); }
+static inline evkey_t evq_key(const event_t *e) { return (evkey_t)e->time << 64 | e->ord; }
+
+/* Schedule an event: appended to its delay's FIFO when that one holds events
+ * and has room. */
+static inline void evq_push(evq_t *q, simtime_t t, unsigned type, uint32_t a, uint32_t b)
+{
+    event_t e = { t, (q->seq++ << 8) | (type & 0xff), a, b };
+    if (!q->n++ || t < q->top) q->top = t;
+    if (__builtin_expect(t >= q->now, 1)) {
+        evq_fifo_t *f = &q->fifo[q->dmap[evq_dslot(t - q->now)]];
+        if (f->delay == t - q->now && f->n && f->n < f->cap && t >= f->last) {
+            f->ev[(f->head + f->n++) & (f->cap - 1)] = e;
+            f->last = t;
+            f->used = e.ord;
+            return;
+        }
+    }
+    evq_insert(q, &e);
+}
+
+/* Remove the earliest event into *e; returns 0 when empty. Inline: the best
+ * FIFO's head, when its next event stays ahead of the other FIFOs' heads. */
+static inline int evq_pop(evq_t *q, event_t *e)
+{
+    if (__builtin_expect(q->ftop < q->wtop && !q->nearly, 1)) {
+        evq_fifo_t *f = &q->fifo[q->fbest];
+        if (f->n > 1) {
+            uint32_t h = (f->head + 1) & (f->cap - 1);
+            evkey_t k = evq_key(&f->ev[h]);
+            if (q->fnext < 0 || k < q->fifo[q->fnext].hk) {
+                *e = f->ev[f->head];
+                f->head = h;
+                f->n--;
+                f->hk = k;
+                q->n--;
+                q->now = e->time;
+                q->ftop = f->ev[h].time;
+                q->top = q->ftop < q->wtop ? q->ftop : q->wtop;
+                return 1;
+            }
+        }
+    }
+    return evq_pop_any(q, e);
+}
 /* Call fn on every queued event, in no particular order. The queue must not
  * be modified during the walk. */
 void evq_foreach(const evq_t *q, void (*fn)(const event_t *e, void *arg), void *arg);
