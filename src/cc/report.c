@@ -12,9 +12,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-static int by_dst(const void *a, const void *b)
+/* A flow to list: its source and destination (the order of the rows) and id. */
+typedef struct listed { uint32_t node, dst, f; } listed_t;
+
+static int by_src_dst(const void *a, const void *b)
 {
-    const htent_t *x = a, *y = b;
+    const listed_t *x = a, *y = b;
+    if (x->node != y->node) return x->node < y->node ? -1 : 1;
     return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
@@ -35,31 +39,28 @@ static void write_flows(const sim_t *s, const char *dir)
     FILE *f = out_open(&o, dir, "flows.csv");
     fputs("src,dst,vl,tx_bytes,rx_bytes_window,rx_share_of_link,becns,ccti,queued_messages\n", f);
     double span = (double)stats_window(s) * 1e-12;
-    /* by source, then destination (ids depend on when nodes were served):
-     * each node's flow table, sorted */
-    uint32_t most = 0;
-    for (uint32_t n = 0; n < s->nnodes; n++)
-        if (t->node[n].nflows > most) most = t->node[n].nflows;
-    htent_t *e = xmalloc(((size_t)most + 1) * sizeof *e);
-    for (uint32_t n = 0; n < s->nnodes; n++) {
-        const tnode_t *tn = &t->node[n];
-        uint32_t ne = 0;
-        /* a saturated source holds up to nic.flows flows that only wait
-         * with a message (millions at 11664 nodes): listed only once they
-         * carried or were notified (cc.csv counts them all: flows_live) */
-        for (uint32_t i = 0; i < tn->htcap; i++) {
-            if (tn->ht[i].f == ICN_NIL) continue;
-            const flow_t *fl = flow_at(t, tn->ht[i].f);
-            /* notified: its own BECNs (per SL there are none of its own) */
-            if (fl->tx_bytes || fl->rx_bytes || (!(cc && cc->per_sl) && fl->cc.becns)) e[ne++] = tn->ht[i];
-        }
-        qsort(e, ne, sizeof *e, by_dst);
-        for (uint32_t k = 0; k < ne; k++) {
-            const flow_t *fl = flow_at(t, e[k].f);
-            const cca_t *a = flow_cca(cc, n, fl);
-            fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes,
-                    fl->rx_bytes, span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
-        }
+    /* By source, then destination (ids depend on when nodes were served).
+     * A saturated source holds up to nic.flows flows that only wait with a
+     * message (millions at 11664 nodes): listed only once they carried or
+     * were notified (cc.csv counts them all: flows_live). The records are
+     * read in pool order, chunk after chunk, rather than through the flow
+     * tables, whose order scatters the reads over the pool. */
+    listed_t *e = NULL;
+    size_t ne = 0, cap = 0;
+    for (uint32_t id = 0; id < t->nflow_used; id++) {
+        const flow_t *fl = flow_at(t, id);
+        if (fl->node == ICN_NIL) continue;   /* free */
+        /* notified: its own BECNs (per SL there are none of its own) */
+        if (!fl->tx_bytes && !fl->rx_bytes && ((cc && cc->per_sl) || !fl->cc.becns)) continue;
+        if (ne == cap) e = xrealloc(e, (cap = cap ? 2 * cap : 1024) * sizeof *e);
+        e[ne++] = (listed_t){ fl->node, fl->dst, id };
+    }
+    qsort(e, ne, sizeof *e, by_src_dst);
+    for (size_t k = 0; k < ne; k++) {
+        const flow_t *fl = flow_at(t, e[k].f);
+        const cca_t *a = flow_cca(cc, fl->node, fl);
+        fprintf(f, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%.6f,%u,%u,%u\n", fl->node, fl->dst, fl->vc, fl->tx_bytes,
+                fl->rx_bytes, span > 0 ? (double)fl->rx_bytes * 8 / (s->link_bps * span) : 0, a->becns, a->ccti, fl->n);
     }
     free(e);
     out_close(&o);
