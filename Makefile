@@ -24,24 +24,24 @@ OPT     := -O3 -march=native -flto
 LDFLAGS += -O3 -march=native -flto
 endif
 
-BASE    := -std=c11 -D_GNU_SOURCE -pthread -g $(OPT) $(WARN) -MMD -MP
+ICNFLAGS := -std=c11 -D_GNU_SOURCE -pthread -g $(OPT) $(WARN) -MMD -MP
 LDLIBS  := -lm -pthread
 
 ifeq ($(FUZZ),1)
 # make FUZZ=1: AFL++-instrumented ASan + UBSan build for tests/fuzz/run.sh.
 CC      := afl-clang-fast
 BUILD   := build-fuzz
-BASE    += -Wno-unknown-warning-option -Wno-error   # the gcc build is the warning gate
-BASE    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ICNFLAGS += -Wno-unknown-warning-option -Wno-error   # the gcc build is the warning gate
+ICNFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 else ifeq ($(TSAN),1)
 # make TSAN=1 test-parts: ThreadSanitizer on the runs split over threads
 BUILD   := build-tsan
-BASE    += -fsanitize=thread -fno-omit-frame-pointer
+ICNFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=thread
 else ifeq ($(SAN),1)
 BUILD   := build-san
-BASE    += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
+ICNFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 else ifeq ($(NATIVE),1)
 BUILD   := build-native
@@ -55,7 +55,7 @@ endif
 ifeq ($(MPI),1)
 CC      := mpicc
 BUILD   := $(BUILD)-mpi
-BASE    += -DICN_MPI
+ICNFLAGS += -DICN_MPI
 endif
 
 SRC      := $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort) $(if $(filter 1,$(MPI)),$(sort $(wildcard src/mpi/*.c)))
@@ -80,7 +80,7 @@ $(BUILD)/test_runner: $(LIBOBJ) $(TESTOBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ICNFLAGS) $(CFLAGS) -c -o $@ $<
 
 run: icnsim
 	@rm -rf results/make-run

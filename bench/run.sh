@@ -57,7 +57,8 @@ if [ -n "$base" ]; then
         rm -rf "$base_dir"
         mkdir -p "$base_dir"
         git archive "$base_build" | tar -x -C "$base_dir"
-        make -C "$base_dir" -j2 icnsim >"$base_dir/build.log" 2>&1 ||
+        # (not the settings of a make that runs this script: its command line, BASE=... included, is not the base's)
+        env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make -C "$base_dir" -j2 icnsim >"$base_dir/build.log" 2>&1 ||
             { echo "bench/run.sh: --base: $base_build does not build (see $base_dir/build.log)" >&2; exit 2; }
     fi
     note="${note:+$note; }against $base_build"
