@@ -111,6 +111,27 @@ TEST(core_event_queue_fifos_wheel_and_heap_keep_one_order)
     evq_free(&q);
 }
 
+/* SIMTIME_MAX is a time like any other: an event there in the wheel (every
+ * FIFO busy when it came) pops before a later-pushed one there in a FIFO,
+ * and alone once the FIFOs are empty. */
+TEST(core_event_queue_keeps_order_at_the_last_time)
+{
+    evq_t q;
+    evq_init(&q);
+    for (uint32_t i = 0; i < EVQ_FIFOS; i++) evq_push(&q, i + 1, 1, i, 0);   /* one FIFO per delay */
+    evq_push(&q, SIMTIME_MAX, 1, 100, 0);                                   /* no FIFO free: the wheel */
+    event_t e;
+    for (uint32_t i = 0; i < EVQ_FIFOS; i++) CHECK(evq_pop(&q, &e) && e.a == i, "pop %u gave event %u", i, e.a);
+    evq_push(&q, SIMTIME_MAX, 1, 101, 0);                                   /* a free FIFO */
+    CHECK(evq_top_time(&q) == SIMTIME_MAX, "earliest time %llu", (unsigned long long)evq_top_time(&q));
+    uint32_t got[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++) got[k] = evq_pop(&q, &e) ? e.a : 0;
+    CHECK(got[0] == 100 && got[1] == 101, "events at SIMTIME_MAX popped as %u, %u (want 100, 101)", got[0], got[1]);
+    evq_push(&q, SIMTIME_MAX, 1, 102, 0);
+    CHECK(evq_pop(&q, &e) && e.a == 102 && evq_empty(&q), "an event alone at SIMTIME_MAX did not pop");
+    evq_free(&q);
+}
+
 TEST(core_rng_streams_are_independent_and_uniform)
 {
     rng_t a, b, a2;

@@ -16,8 +16,12 @@
  *  - early-heap events were pushed before cur;
  *  - every FIFO holds its events in (time, ord) order: a push appends only an
  *    event no earlier than the FIFO's newest, and has the largest ord so far;
- *    fbest/ftop name the least of the FIFOs' heads, wtop the wheel's least
- *    time; pops merge the three sources by (time, ord). */
+ *    fbest names the FIFO with the least head (ftop its time, -1 if every
+ *    FIFO is empty), fnext the one with the next least; wtop is the wheel's
+ *    least time exactly (a lower bound would not do: the pop compares it).
+ *    SIMTIME_MAX in ftop or wtop also means "none": emptiness is read from
+ *    fbest and nwheel, so events at SIMTIME_MAX keep their order too;
+ *    pops merge the three sources by (time, ord). */
 
 #define MASK          (EVQ_SLOTS - 1)
 #define CHUNK_EVENTS  42
@@ -366,7 +370,7 @@ void evq_free(evq_t *q)
     memset(q, 0, sizeof *q);
 }
 
-void evq_insert(evq_t *q, const event_t *e)
+void evq_push_slow(evq_t *q, const event_t *e)
 {
     simtime_t t = e->time;
     if (__builtin_expect(t >= q->now, 1) && fifo_push(q, e)) return;
@@ -382,14 +386,14 @@ void evq_insert(evq_t *q, const event_t *e)
     if (t < q->wtop) q->wtop = t;
 }
 
-int evq_pop_any(evq_t *q, event_t *out)
+int evq_pop_slow(evq_t *q, event_t *out)
 {
     if (!q->n) return 0;
     q->n--;
     /* the FIFOs' head or the wheel's front, whichever is earlier: the wheel's
      * is read only when their times are equal */
-    int wheel = q->wtop < q->ftop ||
-                (q->wtop == q->ftop && q->wtop != SIMTIME_MAX && wheel_head(q)->ord < fifo_head(q)->ord);
+    int wheel = q->nwheel && (q->fbest < 0 || q->wtop < q->ftop ||
+                              (q->wtop == q->ftop && wheel_head(q)->ord < fifo_head(q)->ord));
     if (__builtin_expect(q->nearly != 0, 0)) {
         const event_t *x = wheel ? wheel_head(q) : q->fbest >= 0 ? fifo_head(q) : NULL;
         if (!x || before(&q->early[0].e, x)) {

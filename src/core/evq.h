@@ -11,9 +11,11 @@
  * is freed). Events pushed with one delay d at a non-decreasing `now` are
  * already in (time, sequence) order, so each of up to EVQ_FIFOS delays gets a
  * FIFO ring: a push appends, and the earliest event is one of the FIFOs' heads.
- * A FIFO is taken by the first delay that finds it empty and kept while it
- * holds events; an event whose delay has no FIFO, or which would not be the
- * newest of its FIFO, goes to the wheel. `now` is the time last popped.
+ * A delay with no FIFO borrows an empty one (of those, the one least used
+ * lately), which is its own while it holds events; an event whose delay finds
+ * no FIFO, that would not be the newest of its FIFO, or that is earlier than
+ * the time last popped (`now`) goes to the wheel, or before the wheel's base
+ * to the fallback heap.
  *
  * The wheel: a radix wheel (a radix heap with 8-bit digits, or a
  * hierarchical timing wheel of 1 ps resolution), exploiting that a simulator
@@ -71,7 +73,7 @@ typedef struct evq_fifo {
     uint32_t head, n, cap;
     simtime_t delay;         /* the delay (from the time last popped) its events were pushed with */
     simtime_t last;          /* time of its newest event */
-    uint64_t used;           /* sequence number of its newest event: the FIFO least used lately is lent first */
+    uint64_t used;           /* ord of its newest event: of the empty FIFOs, the one least used lately is lent first */
 } evq_fifo_t;
 
 #define EVQ_DMAP 16                                     /* delay -> FIFO hint, direct-mapped */
@@ -91,7 +93,7 @@ typedef struct evq {
     uint8_t dmap[EVQ_DMAP];   /* by a hash of the delay: the FIFO that delay had last */
     int32_t fbest;     /* the FIFO whose head is the FIFOs' (time, seq) least (-1: all empty) */
     int32_t fnext;     /* the FIFO with the next least head (-1: none) */
-    simtime_t ftop;    /* that head's time (SIMTIME_MAX: none) */
+    simtime_t ftop;    /* the time of fbest's head (SIMTIME_MAX when fbest < 0) */
     simtime_t wtop;    /* earliest wheel time (SIMTIME_MAX: empty wheel) */
     simtime_t cur;     /* wheel base: no wheel event is earlier */
     size_t nwheel;     /* events in the wheel (the others are in the early heap) */
@@ -107,9 +109,10 @@ typedef struct evq {
 
 void evq_init(evq_t *q);
 void evq_free(evq_t *q);
-/* The general cases of evq_push and evq_pop (below: the common ones, inline). */
-void evq_insert(evq_t *q, const event_t *e);
-int evq_pop_any(evq_t *q, event_t *e);
+/* The general cases of evq_push and evq_pop (below: the common ones,
+ * inline); e of evq_push_slow carries its ord from evq_push. */
+void evq_push_slow(evq_t *q, const event_t *e);
+int evq_pop_slow(evq_t *q, event_t *e);
 
 static inline unsigned evq_dslot(simtime_t d) { return (unsigned)((d * 0x9E3779B97F4A7C15ull) >> 60) & (EVQ_DMAP - 1); }
 static inline evkey_t evq_key(const event_t *e) { return (evkey_t)e->time << 64 | e->ord; }
@@ -129,7 +132,7 @@ static inline void evq_push(evq_t *q, simtime_t t, unsigned type, uint32_t a, ui
             return;
         }
     }
-    evq_insert(q, &e);
+    evq_push_slow(q, &e);
 }
 
 /* Remove the earliest event into *e; returns 0 when empty. Inline: the best
@@ -154,7 +157,7 @@ static inline int evq_pop(evq_t *q, event_t *e)
             }
         }
     }
-    return evq_pop_any(q, e);
+    return evq_pop_slow(q, e);
 }
 /* Call fn on every queued event, in no particular order. The queue must not
  * be modified during the walk. */
