@@ -534,6 +534,20 @@ TEST(cc_flows_csv_lists_no_waiting_flow)
     }
 }
 
+/* A run in which no flow sends, receives or is notified writes a flows.csv of
+ * its header alone (under ASan + UBSan, an empty list must reach no libc call
+ * with a null pointer). */
+TEST(cc_flows_csv_with_no_flow_to_list)
+{
+    char cmd[1024], out[4096];
+    snprintf(cmd, sizeof cmd, "%s run experiments/seed002/base-432.ini -q -o /tmp/icnsim-cc-noflow-%d -s output.plots=no "
+             "-s topology.k=4 -s cc.mode=iba -s traffic.scenario=none -s load=0.0001 -s time.warmup=1us -s time.measure=1us "
+             "&& wc -l < /tmp/icnsim-cc-noflow-%d/flows.csv", icnsim_bin(), (int)getpid(), (int)getpid());
+    int lines = -1;
+    CHECK(run_cmd(cmd, out, sizeof out) == 0 && sscanf(out, "%d", &lines) == 1, "run: %s", out);
+    CHECK(lines == 1, "flows.csv has %d lines, want the header alone", lines);
+}
+
 /* At CCTI_Limit every throttled entity keeps at most Tp / (Tp + IRD) of its
  * link: per SL, a node's flows of that SL share the one gap, whichever of
  * them sends (and per flow, each flow). */

@@ -55,7 +55,7 @@ static void write_flows(const sim_t *s, const char *dir)
         if (ne == cap) e = xrealloc(e, (cap = cap ? 2 * cap : 1024) * sizeof *e);
         e[ne++] = (listed_t){ fl->node, fl->dst, id };
     }
-    qsort(e, ne, sizeof *e, by_src_dst);
+    if (ne) qsort(e, ne, sizeof *e, by_src_dst);   /* (e is NULL when none is listed) */
     for (size_t k = 0; k < ne; k++) {
         const flow_t *fl = flow_at(t, e[k].f);
         const cca_t *a = flow_cca(cc, fl->node, fl);
