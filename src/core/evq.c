@@ -41,10 +41,7 @@ typedef struct evq_ent {   /* early-heap entry */
     event_t e;
 } ent_t;
 
-static inline int before(const event_t *x, const event_t *y)
-{
-    return x->time < y->time || (x->time == y->time && x->ord < y->ord);
-}
+static inline int before(const event_t *x, const event_t *y) { return evq_key(x) < evq_key(y); }
 
 /* ---- chunk pool ---- */
 
@@ -223,17 +220,6 @@ static void early_pop(evq_t *q, event_t *out)
 
 /* ---- FIFOs of the common delays ---- */
 
-static void fifo_grow(evq_fifo_t *f)
-{
-    uint32_t cap = f->cap ? 2 * f->cap : 256;
-    event_t *ev = xmalloc(cap * sizeof *ev);
-    for (uint32_t i = 0; i < f->n; i++) ev[i] = f->ev[(f->head + i) & (f->cap - 1)];
-    free(f->ev);
-    f->ev = ev;
-    f->cap = cap;
-    f->head = 0;
-}
-
 /* The FIFO for an event d after the time last popped: the one that delay
  * has, else the empty one least used lately; NULL if none is free. */
 static evq_fifo_t *fifo_for(evq_t *q, simtime_t d)
@@ -259,7 +245,7 @@ static inline int fifo_push(evq_t *q, const event_t *e)
 {
     evq_fifo_t *f = fifo_for(q, e->time - q->now);
     if (!f || (f->n && e->time < f->last)) return 0;
-    if (f->n == f->cap) fifo_grow(f);
+    if (f->n == f->cap) f->ev = ring_grow(f->ev, &f->head, &f->cap, sizeof *f->ev);   /* (doubles: cap stays a power of two) */
     f->ev[(f->head + f->n++) & (f->cap - 1)] = *e;
     f->last = e->time;
     f->used = e->ord;
