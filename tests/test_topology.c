@@ -3,7 +3,11 @@
 #include "util.h"
 #include "../src/topo/fattree.h"
 #include "../src/core/util.h"
+#include "../src/transport/transport.h"
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 static const char *base = "load = 0\n[topology]\ntype = rlft\n";
@@ -120,4 +124,44 @@ TEST(topology_table1_dmodk_destinations_per_port)
         sim_free(&s);
         cfg_free(&c);
     }
+}
+
+/* Whether every record of an array of n, `size` bytes apart from `first`,
+ * lies within one cache line. */
+static int one_line_each(const void *first, size_t n, size_t size)
+{
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t a = (uintptr_t)first + i * size;
+        if (a / 64 != (a + size - 1) / 64) return 0;
+    }
+    return 1;
+}
+
+/* The records the packet model reads on every hop start on a cache line, so
+ * that each costs one line (a plain calloc put every other port across two).
+ * Large blocks are mapped, and a mapped calloc starts 16 bytes into a line:
+ * the test maps every block of a page or more, so that an unaligned array
+ * shows whatever its size. */
+TEST(topology_hot_records_each_take_one_cache_line)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 4096);
+#endif
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, "load = 0.5\n[topology]\ntype = rlft\nk = 12\nstages = 3\n[time]\nwarmup = 1us\nmeasure = 1us\n",
+               (const char *[]){ "cc.mode=iba", NULL });
+    CHECK(sim_run(&s) == 0, "run");
+    const void *arrays[] = { s.pkt, s.port, s.sw, s.vq, s.nic, s.tp ? (void *)s.tp->node : NULL };
+    const char *names[] = { "packets", "ports", "switches", "VC queues", "NICs", "transport nodes" };
+    for (int i = 0; i < 6; i++) CHECK(arrays[i] && (uintptr_t)arrays[i] % 64 == 0, "the %s do not start on a cache line", names[i]);
+    CHECK(one_line_each(s.port, s.nports, sizeof *s.port), "a port crosses a cache line");
+    CHECK(one_line_each(s.sw, s.nswitches, sizeof *s.sw), "a switch record crosses a cache line");
+    CHECK(one_line_each(s.pkt, s.npkt_cap, sizeof *s.pkt), "a packet crosses a cache line");
+    CHECK(sizeof *s.nic % 64 == 0 && sizeof *s.tp->node % 64 == 0, "NIC or transport node records are not whole lines");
+    sim_free(&s);
+    cfg_free(&c);
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 }

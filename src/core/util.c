@@ -52,6 +52,15 @@ void *xaligned_alloc(size_t align, size_t n)
     return p;
 }
 
+void *xaligned_calloc(size_t align, size_t n, size_t sz)
+{
+    if (sz && n > SIZE_MAX / sz) die("out of memory (%zu x %zu bytes)", n, sz);
+    size_t b = (n * sz + align - 1) / align * align;   /* aligned_alloc wants a multiple of align */
+    void *p = xaligned_alloc(align, b ? b : align);
+    memset(p, 0, b ? b : align);
+    return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);

@@ -15,6 +15,9 @@ char *xstrdup(const char *s);
 /* n must be a multiple of align (C11 aligned_alloc). Like the others, a large
  * block asks for transparent huge pages (a hint that never changes results). */
 void *xaligned_alloc(size_t align, size_t n);
+/* n zeroed elements of sz bytes at an align-aligned address (align a power
+ * of two): arrays of records sized to fractions of a cache line. */
+void *xaligned_calloc(size_t align, size_t n, size_t sz);
 
 /* A full ring buffer of `elem`-byte entries (cap of them, the first at
  * *head) doubled (4 if empty), unrolled so the first entry is at 0. */

@@ -58,9 +58,9 @@ void net_alloc(sim_t *s, uint32_t nswitches, const uint16_t *ports_per_switch, u
     s->nswitches = nswitches;
     s->nnodes = nnodes;
     s->nports = np;
-    s->sw = xcalloc(nswitches, sizeof *s->sw);
-    s->nic = xcalloc(nnodes, sizeof *s->nic);
-    s->port = xcalloc(np, sizeof *s->port);
+    s->sw = xaligned_calloc(64, nswitches, sizeof *s->sw);
+    s->nic = xaligned_calloc(64, nnodes, sizeof *s->nic);
+    s->port = xaligned_calloc(64, np, sizeof *s->port);
     uint32_t g = 0;
     for (uint32_t w = 0; w < nswitches; w++) {
         s->sw[w].port0 = g;

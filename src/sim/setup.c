@@ -105,7 +105,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
         if (s->port[s->nic[n].port].peer == ICN_NIL) die("topology left node %u unconnected", n);
 
     s->credits = xmalloc((size_t)s->nports * s->nvc * sizeof *s->credits);
-    s->vq = xcalloc((size_t)s->nports * s->nvc, sizeof *s->vq);
+    s->vq = xaligned_calloc(64, (size_t)s->nports * s->nvc, sizeof *s->vq);
     s->want = xcalloc(s->nports, sizeof *s->want);
     for (uint32_t g = 0; g < s->nports; g++) {
         /* unconnected ports (mesh boundaries) hold no credits */

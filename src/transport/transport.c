@@ -21,7 +21,7 @@ void transport_setup(sim_t *s, cfg_t *c, int needed)
 {
     if (!needed) return;
     transport_t *t = s->tp = xcalloc(1, sizeof *t);
-    t->node = xcalloc(s->nnodes, sizeof *t->node);
+    t->node = xaligned_calloc(64, s->nnodes, sizeof *t->node);
     for (uint32_t n = 0; n < s->nnodes; n++) t->node[n].free = t->node[n].last_f = ICN_NIL;
     t->ready = xcalloc((size_t)s->nnodes * s->nvc, sizeof *t->ready);
     t->queue_limit = (uint32_t)cfg_int(c, K_NIC_QUEUE_LIMIT);

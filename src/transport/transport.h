@@ -75,7 +75,7 @@ enum { FL_IDLE, FL_READY, FL_THROTTLED };
 typedef struct htent { uint32_t dst, f; } htent_t;
 
 typedef struct tnode {
-    htent_t *ht;              /* open-addressing table of flows, keyed by destination (f = ICN_NIL: empty) */
+    _Alignas(64) htent_t *ht;   /* open-addressing table of flows, keyed by destination (f = ICN_NIL: empty) */
     uint32_t htcap, nflows;
     hent_t *heap;             /* throttled flows with messages, earliest first (then lower id) */
     uint32_t nheap, heap_cap;
