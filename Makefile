@@ -5,7 +5,9 @@
 #   make bench    benchmarks (not tests): wall time, packet-hops/s, events/s, memory
 #                 (RECORD=1: append the rows to bench/results.csv, with NOTE=...;
 #                 CASE=pattern: only the matching cases; REPEAT=N: the cases N times in turn;
-#                 BASE=commit: each case also with that commit's build, just before)
+#                 BASE=commit: each case also with that commit's build, just before;
+#                 BASE_FILES=1: the base on its own commit's experiment files;
+#                 HEAD_SET='k=v ...': settings for the build at HEAD only)
 #   make bench-cachegrind  instructions and cache misses per packet-hop under valgrind's
 #                 cachegrind (RECORD=1: append to bench/cachegrind.csv; NOTE, CASE as above)
 #   make golden   compare short runs' result digests with tests/golden/digests.txt
@@ -107,7 +109,7 @@ fuzz:
 
 bench: icnsim
 	if command -v mpicc >/dev/null; then $(MAKE) MPI=1; fi
-	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASE),--base $(BASE)) $(if $(CASE),'$(CASE)')
+	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASE),--base $(BASE)) $(if $(BASE_FILES),--base-files) $(foreach h,$(HEAD_SET),--head-set $(h)) $(if $(CASE),'$(CASE)')
 
 # Instructions and cache misses per packet-hop under cachegrind (needs valgrind;
 # RECORD=1 appends the rows to bench/cachegrind.csv).

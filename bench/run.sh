@@ -4,7 +4,7 @@
 # the wall time, events, packet-hops and peak memory of that run.
 #
 #   bash bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N]
-#                     [--base COMMIT [--head-set KEY=VALUE]...] [CASE]
+#                     [--base COMMIT [--base-files] [--head-set KEY=VALUE]...] [CASE]
 #   make bench [RECORD=1] [NOTE=TEXT] [REPEAT=N] [BASE=COMMIT] [CASE=...]
 #
 # CASE (a shell pattern) runs only the cases whose names match it; --set adds
@@ -22,15 +22,18 @@
 # says "against <commit>" (experiments/speed.py pairs them). A case the base
 # cannot run (a key it does not have) is reported and skipped for it;
 # --head-set gives settings to the build at HEAD only (e.g. time.drain=false
-# against a base that has no drain).
+# against a base that has no drain). --base-files runs the base in its own
+# tree, on its commit's experiment files, for a base older than a key those
+# files now set (its rows' note says so); equal packet-hops then still say
+# that the two builds ran the same simulation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/common.sh
 out=bench/out
 mkdir -p "$out"
 bin=./icnsim
-record=0 note="" only="*" sets=() head_sets=() repeat=1 base=""
-usage="usage: bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N] [--base COMMIT [--head-set KEY=VALUE]...] [CASE]"
+record=0 note="" only="*" sets=() head_sets=() repeat=1 base="" base_files=0
+usage="usage: bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N] [--base COMMIT [--base-files] [--head-set KEY=VALUE]...] [CASE]"
 while [ $# -gt 0 ]; do
     case $1 in
         --record) record=1 ;;
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
         --head-set) head_sets+=(-s "$2"); shift ;;
         --repeat) repeat=$2; shift ;;
         --base) base=$2; shift ;;
+        --base-files) base_files=1 ;;
         -*) echo "$usage" >&2; exit 2 ;;
         *) only=$1 ;;
     esac
@@ -61,9 +65,10 @@ if [ -n "$base" ]; then
         env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make -C "$base_dir" -j2 icnsim >"$base_dir/build.log" 2>&1 ||
             { echo "bench/run.sh: --base: $base_build does not build (see $base_dir/build.log)" >&2; exit 2; }
     fi
+    [ "$base_files" = 1 ] && note="${note:+$note; }the base on its own experiment files"
     note="${note:+$note; }against $base_build"
-elif [ ${#head_sets[@]} -gt 0 ]; then
-    echo "bench/run.sh: --head-set is for a sitting with --base" >&2; exit 2
+elif [ ${#head_sets[@]} -gt 0 ] || [ "$base_files" = 1 ]; then
+    echo "bench/run.sh: --head-set and --base-files are for a sitting with --base" >&2; exit 2
 fi
 
 launch=("$bin")
@@ -72,7 +77,9 @@ row() {   # name, then icnsim run arguments
     # shellcheck disable=SC2053
     [[ $name == $only ]] || return 0
     if [ -n "$base_bin" ] && [ "${launch[0]}" = "$bin" ]; then   # (no MPI build of the base)
-        if "$base_bin" run "$@" "${sets[@]}" -q -o "$out/$name-base" >/dev/null 2>"$out/$name-base.err"; then
+        local where=.
+        [ "$base_files" = 1 ] && where=$base_dir
+        if (cd "$where" && "$OLDPWD/$base_bin" run "$@" "${sets[@]}" -q -o "$OLDPWD/$out/$name-base") >/dev/null 2>"$out/$name-base.err"; then
             report "$name" "$out/$name-base" "$base_build"
         else
             printf "%-34s (base %s cannot run it: %s)\n" "$name" "$base_build" "$(head -n 1 "$out/$name-base.err")"

@@ -32,6 +32,7 @@ CC_OFF = "seed002-hs10-1-dmodk-11664"
 CC_ON = CC_OFF + "-cc-iba"
 FLOW_NIC = CC_OFF + "-flow-nic"   # CC off on the flow transport (nic.queues = flows): CC's own cost
 GOAL_BASE = "c9ca78c"   # the build the packet model's speed goals were set against
+FIRST_BUILD = "d560075"   # the build of the D-mod-K/1Q case's first figures (hand-kept rows)
 GOALS = (CC_OFF, "seed002-hs10-1-vftree-2th-11664", "seed002-hs10-1-vftree-2th-voq-11664")   # the packet model's speed goals
 CC_GOAL = 1.3      # the target for IBA CC's cost per packet-hop at the default settings
 NIC_FLOWS = 256    # nic.flows' default (docs/CONFIG.md)
@@ -355,7 +356,7 @@ def base_table(rs):
         m = re.search(r"against ([0-9a-f]+)$", r["note"])
         if m:
             by.setdefault((r["date"], r["note"], m.group(1)), {}).setdefault(r["case"], []).append(r)
-    order, goal = list(DESC), {}
+    order, goal, first = list(DESC), {}, None
     for (date, note, base), cases in sorted(by.items()):
         for case in sorted(cases, key=lambda c: order.index(c) if c in order else len(order)):
             old = [r for r in cases[case] if r["build"] == base]
@@ -370,6 +371,8 @@ def base_table(rs):
                 "yes" if {r["packet_hops"] for r in old} == {r["packet_hops"] for r in new} else "no"))
             if case in GOALS and base == GOAL_BASE:
                 goal[case] = (new[0]["build"], base, ups, [num(r, "mhops_s") for r in new])
+            if case == CC_OFF and base == FIRST_BUILD:
+                first = (date, new[0]["build"], old, new, ups)
     words = []
     for case, (build, base, ups, rates) in goal.items():   # the newest sitting of each goal case
         if case == CC_OFF:
@@ -379,6 +382,19 @@ def base_table(rs):
             words.append("`%s` at %s the speed of %s (goal: 2x)" % (case, span(ups, lambda v: "%.2fx" % v), base))
     if words:
         L.append("\nIn the newest sittings against %s, the build the goals were set on: " % GOAL_BASE + "; ".join(words) + ".")
+    if first:   # the same build then and now: how fast the machine of the first figures was
+        date, build, old, new, ups = first
+        then = [num(r, "mhops_s") for r in rs if r["case"] == CC_OFF and r["build"] == FIRST_BUILD and "against" not in r["note"]]
+        if then:
+            was = [num(r, "mhops_s") for r in old]
+            L.append("\nThe D-mod-K/1Q case's first figures, %s M packet-hops/s for %s (the first rows of the packet-level "
+                     "table), came from a machine (or moments of it) %s faster than that of the newest sitting against %s "
+                     "(%s), where the same build ran the same simulation (equal packet-hops) at %s M packet-hops/s and %s "
+                     "at %s, %s its speed: on the machine of the first figures %s would run at about %s M packet-hops/s." % (
+                         span(then), FIRST_BUILD, span([t / w for t in then for w in was], lambda v: "%.1fx" % v),
+                         FIRST_BUILD, date[:16].replace("T", " "), span(was), build, span([num(r, "mhops_s") for r in new]),
+                         span(ups, lambda v: "%.2fx" % v), build,
+                         span([t * u for t in then for u in ups], lambda v: "%.1f" % v)))
     return "\n".join(L) + "\n"
 
 
