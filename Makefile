@@ -109,7 +109,7 @@ fuzz:
 
 bench: icnsim
 	if command -v mpicc >/dev/null; then $(MAKE) MPI=1; fi
-	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASE),--base $(BASE)) $(if $(BASE_FILES),--base-files) $(foreach h,$(HEAD_SET),--head-set $(h)) $(if $(CASE),'$(CASE)')
+	bash bench/run.sh $(if $(RECORD),--record) $(if $(NOTE),--note "$(NOTE)") $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASE),--base $(BASE)) $(if $(BASE_FILES),--base-files) $(foreach h,$(HEAD_SET),--head-set '$(h)') $(if $(CASE),'$(CASE)')
 
 # Instructions and cache misses per packet-hop under cachegrind (needs valgrind;
 # RECORD=1 appends the rows to bench/cachegrind.csv).

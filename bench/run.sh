@@ -5,7 +5,7 @@
 #
 #   bash bench/run.sh [--record] [--note TEXT] [--set KEY=VALUE]... [--repeat N]
 #                     [--base COMMIT [--base-files] [--head-set KEY=VALUE]...] [CASE]
-#   make bench [RECORD=1] [NOTE=TEXT] [REPEAT=N] [BASE=COMMIT] [CASE=...]
+#   make bench [RECORD=1] [NOTE=TEXT] [REPEAT=N] [BASE=COMMIT [BASE_FILES=1] [HEAD_SET='K=V ...']] [CASE=...]
 #
 # CASE (a shell pattern) runs only the cases whose names match it; --set adds
 # -s KEY=VALUE to every case's run (e.g. time.drain=false). --record
@@ -55,7 +55,7 @@ sitting=$(bench_sitting)
 base_bin="" base_build=""
 if [ -n "$base" ]; then
     base_build=$(git rev-parse --short "$base^{commit}" 2>/dev/null) || { echo "bench/run.sh: --base: no commit '$base'" >&2; exit 2; }
-    base_dir=$out/base-$base_build
+    base_dir=$PWD/$out/base-$base_build
     base_bin=$base_dir/icnsim
     if [ ! -x "$base_bin" ]; then
         rm -rf "$base_dir"
@@ -79,7 +79,7 @@ row() {   # name, then icnsim run arguments
     if [ -n "$base_bin" ] && [ "${launch[0]}" = "$bin" ]; then   # (no MPI build of the base)
         local where=.
         [ "$base_files" = 1 ] && where=$base_dir
-        if (cd "$where" && "$OLDPWD/$base_bin" run "$@" "${sets[@]}" -q -o "$OLDPWD/$out/$name-base") >/dev/null 2>"$out/$name-base.err"; then
+        if (cd "$where" && "$base_bin" run "$@" ${sets[@]+"${sets[@]}"} -q -o "$OLDPWD/$out/$name-base") >/dev/null 2>"$out/$name-base.err"; then
             report "$name" "$out/$name-base" "$base_build"
         else
             printf "%-34s (base %s cannot run it: %s)\n" "$name" "$base_build" "$(head -n 1 "$out/$name-base.err")"

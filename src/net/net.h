@@ -165,6 +165,7 @@ typedef struct nic {
     rng_t arrival0;       /* initial arrival stream, to count generation lazily */
     rng_t sizes0;         /* initial length stream */
 } nic_t;
+_Static_assert(sizeof(nic_t) % 64 == 0, "NIC records are whole cache lines");
 #define NIC_HOT_BYTES offsetof(nic_t, sizes)
 
 #endif

@@ -154,9 +154,8 @@ static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
 {
     if (d & NIC_BIT) {
         const nic_t *c = &s->nic[d & ~NIC_BIT];
-        if (step == 0) {   /* every line of the hot fields, however the record is aligned */
+        if (step == 0) {   /* every line of the hot fields (the record starts on a line) */
             for (size_t off = 0; off < NIC_HOT_BYTES; off += 64) __builtin_prefetch((const char *)c + off, 1);
-            __builtin_prefetch((const char *)c + NIC_HOT_BYTES - 1, 1);
             if (s->tp) {   /* the transport's node record (flows, heap, held message) */
                 const tnode_t *tn = &s->tp->node[d & ~NIC_BIT];
                 __builtin_prefetch(tn, 1);

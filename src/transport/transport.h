@@ -90,6 +90,7 @@ typedef struct tnode {
     uint8_t held_waits;       /* held has no flow and the node has nic.flows: wait for one to end */
     uint8_t stalled;          /* no VC had room at the last service: wake-ups are replayed, not scheduled */
 } tnode_t;
+_Static_assert(sizeof(tnode_t) % 64 == 0, "transport node records are whole cache lines");
 
 /* The congestion control a transport's sources obey (src/cc/ sets it). */
 typedef struct tp_cc {
