@@ -155,6 +155,7 @@ typedef struct sim {
     /* timing constants */
     double link_bps;
     simtime_t link_delay, routing_delay;
+    simtime_t ser_mtu;          /* ser_time of a full packet, computed once (set-up) */
     uint32_t mtu, msg_size;
     uint32_t msg_long;          /* long message size, 0 if all messages are msg_size */
     double p_long;              /* probability that a message is long */
@@ -204,6 +205,10 @@ typedef struct sim {
 } sim_t;
 
 /* Buffer space (and credits) a packet of `size` bytes occupies. */
+/* The port of output VC cv (port * nvc + vc), without a division when there
+ * is one VC (a credit's port is found on every credit). */
+static inline uint32_t cv_port(const sim_t *s, uint32_t cv) { return s->nvc == 1 ? cv : cv / s->nvc; }
+
 static inline uint32_t occ_bytes(const sim_t *s, uint32_t size)
 {
     return s->gran == 1 ? size : (size + s->gran - 1) / s->gran * s->gran;

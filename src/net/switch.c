@@ -16,7 +16,7 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     packet_t *p = &s->pkt[id];
     port_t *o = &s->port[go];
     uint32_t peer = o->peer, cv = go * s->nvc + p->out_vc;
-    simtime_t ser = ser_time(s, p->size);
+    simtime_t ser = p->size == s->mtu ? s->ser_mtu : ser_time(s, p->size);   /* (no division for a full packet) */
     uint32_t occ = occ_bytes(s, p->size);
     if (s->vn && !o->peer_nic) voqnet_take(s, peer, p->dst, occ);
     else s->credits[cv] -= (int32_t)occ;
@@ -91,10 +91,10 @@ static inline void want_set(sim_t *s, sw_t *sw, unsigned i, uint64_t outs)
 
 /* Outputs `outs` lost a candidate of input i: clear each unless another VC
  * head of the input still has a candidate there. */
-static inline void want_clear(sim_t *s, sw_t *sw, unsigned i, uint64_t outs)
+static inline void want_clear(sim_t *s, sw_t *sw, unsigned i, uint64_t outs, uint32_t nvc)
 {
-    const vcq_t *q = &s->vq[(sw->port0 + i) * s->nvc];
-    for (uint32_t v = 0; v < s->nvc && outs; v++)
+    const vcq_t *q = &s->vq[(sw->port0 + i) * nvc];
+    for (uint32_t v = 0; v < nvc && outs; v++)
         if (q[v].npk) outs &= ~cand_outs(&q[v]);
     for (; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
@@ -186,9 +186,10 @@ void port_xdone(sim_t *s, uint32_t go)
 
 /* The head of VC v of input i leaves by candidate c: take it out of its
  * queue, route the packet behind it, and start it through the crossbar. */
-static void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, cand_t c)
+static inline __attribute__((always_inline)) void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v,
+                                                            cand_t c, uint32_t nvc)
 {
-    vcq_t *q = &s->vq[(sw->port0 + i) * s->nvc + v];
+    vcq_t *q = &s->vq[(sw->port0 + i) * nvc + v];
     uint32_t id = q->head;
     packet_t *p = &s->pkt[id];
     p->out = c.out;
@@ -203,16 +204,19 @@ static void grant_head(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, c
         q->second = q->npk > 1 ? s->pkt[q->head].next : ICN_NIL;
         head_load(s, sw, w, i, q, q->head);
     }
-    want_clear(s, sw, i, old & ~cand_outs(q));
+    want_clear(s, sw, i, old & ~cand_outs(q), nvc);
     switch_forward(s, w, i, c.out, id, (uint8_t)v, waited);
 }
 
-void switch_service(sim_t *s, uint32_t w)
+/* The body of switch_service, inlined twice: with nvc = 1 (one queue per
+ * input, the compiler drops the VC loops) and with the network's nvc. */
+static inline __attribute__((always_inline)) void service(sim_t *s, uint32_t w, uint32_t nvc)
 {
     sw_t *sw = &s->sw[w];
     uint64_t free_out = ~sw->out_busy, in = 0, req[MAX_RADIX], reqvc[MAX_RADIX];
     uint8_t match[MAX_RADIX];
-    uint32_t nvc = s->nvc, port0 = sw->port0;
+    const cand_t *asked[MAX_RADIX];   /* one VC: the candidate each input requested */
+    uint32_t port0 = sw->port0;
     /* Requests: each idle input offers, per VC head, its first available
      * candidate; only heads with a candidate on an idle output can have one. */
     for (uint64_t m = inputs_to_offer(s, sw, free_out); m; m &= m - 1) {
@@ -223,6 +227,7 @@ void switch_service(sim_t *s, uint32_t w)
             if (!q[v].npk) continue;
             const cand_t *c = first_avail(s, port0, free_out, &q[v]);
             if (c) { req[i] |= 1ull << c->out; reqvc[i] |= 1ull << v; }
+            if (nvc == 1) asked[i] = c;
         }
         if (req[i]) in |= 1ull << i;
     }
@@ -251,20 +256,33 @@ void switch_service(sim_t *s, uint32_t w)
             for (uint64_t r = reqvc[i]; r; r &= r - 1) qs[__builtin_ctzll(r)].lost = 1;
             continue;
         }
-        /* Round-robin among this input's VCs whose head's first available candidate is o. */
+        /* Round-robin among this input's VCs whose head's first available
+         * candidate is o. With one VC that is the candidate the input asked
+         * for: the grants before it changed other outputs and queues only. */
         uint32_t v = ip->vc_ptr, chosen = ICN_NIL;
         const cand_t *c = NULL;
-        for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1)) {
-            if (!qs[v].npk) continue;
-            c = first_avail(s, port0, free_out, &qs[v]);
-            if (c && c->out == o) { chosen = v; break; }
+        if (nvc == 1) {
+            c = asked[i];
+            chosen = c && c->out == o ? 0 : ICN_NIL;
+        } else {
+            for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1)) {
+                if (!qs[v].npk) continue;
+                c = first_avail(s, port0, free_out, &qs[v]);
+                if (c && c->out == o) { chosen = v; break; }
+            }
         }
         if (chosen == ICN_NIL) die("allocator matched input %u to output %u with no ready packet", i, o);
         for (uint64_t r = reqvc[i] & ~(1ull << chosen); r; r &= r - 1) qs[__builtin_ctzll(r)].lost = 1;   /* its other requests lost */
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
         free_out &= ~(1ull << o);
-        grant_head(s, sw, w, i, chosen, *c);
+        grant_head(s, sw, w, i, chosen, *c, nvc);
     }
+}
+
+void switch_service(sim_t *s, uint32_t w)
+{
+    if (s->nvc == 1) service(s, w, 1);
+    else service(s, w, s->nvc);
 }
 
 /* switch.crossbar = queue: every VC of an input is a crossbar input of its
@@ -314,7 +332,7 @@ void switch_service_per_queue(sim_t *s, uint32_t w)
         ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
         reqvc[i] &= (uint16_t)~(1u << chosen);
         free_out &= ~(1ull << o);
-        grant_head(s, sw, w, i, chosen, qs[chosen].cand[pick[i][chosen]]);
+        grant_head(s, sw, w, i, chosen, qs[chosen].cand[pick[i][chosen]], s->nvc);
     }
     /* heads that requested and were not granted: the starvation guard */
     for (uint64_t m = offer; m; m &= m - 1) {

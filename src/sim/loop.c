@@ -120,7 +120,7 @@ static void dispatch(sim_t *s, const event_t *e)
         /* Credits can only enable a transmission on their own output; if it
          * is busy, the end of that transmission will serve the device. */
         s->credits[e->a] += (int32_t)e->b;
-        const port_t *o = &s->port[e->a / s->nvc];
+        const port_t *o = &s->port[cv_port(s, e->a)];
         if (o->out_busy) break;
         if (o->dev & NIC_BIT) sim_touch_nic(s, o->dev & ~NIC_BIT);
         else if (s->flit_mode || (s->sw[o->dev].wanted >> o->local & 1)) sim_touch_switch(s, o->dev);
@@ -336,8 +336,8 @@ static inline void prefetch_event(const sim_t *s, const event_t *e, int late)
         }
         break;
     case EV_CREDIT:
-        if (!late) { __builtin_prefetch(&s->credits[e->a], 1); __builtin_prefetch(&s->port[e->a / s->nvc], 0); }
-        else if (!(s->port[e->a / s->nvc].dev & NIC_BIT)) __builtin_prefetch(&s->sw[s->port[e->a / s->nvc].dev], 0);
+        if (!late) { __builtin_prefetch(&s->credits[e->a], 1); __builtin_prefetch(&s->port[cv_port(s, e->a)], 0); }
+        else if (!(s->port[cv_port(s, e->a)].dev & NIC_BIT)) __builtin_prefetch(&s->sw[s->port[cv_port(s, e->a)].dev], 0);
         break;
     case EV_DELIVER:
         if (!late) { __builtin_prefetch(&s->pkt[e->a], 0); __builtin_prefetch(&s->ptime[e->a], 0); }

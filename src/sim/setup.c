@@ -207,6 +207,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
         if (s->xbar_queue && s->nvc > 16) cfg_fail(c, K_SW_CROSSBAR, "queue supports at most 16 VCs (switch.vcs = %u)", s->nvc);
     }
     s->load = traffic_load(s, c, K_LOAD, K_TR_RATE);   /* after flit_setup: link_bps is known */
+    s->ser_mtu = ser_time(s, s->mtu);
     wl_setup(s, c);
     /* A workload's nodes run its ranks; the others send background traffic
      * only if a load is given. */
