@@ -199,6 +199,7 @@ static void early_push(evq_t *q, const event_t *e)
         i = p;
     }
     h[i].e = *e;
+    q->etop = h[0].e.time;
 }
 
 static void early_pop(evq_t *q, event_t *out)
@@ -216,6 +217,7 @@ static void early_pop(evq_t *q, event_t *out)
         i = c;
     }
     if (n) h[i] = last;
+    q->etop = n ? h[0].e.time : SIMTIME_MAX;
 }
 
 /* ---- FIFOs of the common delays ---- */
@@ -339,7 +341,7 @@ void evq_init(evq_t *q)
     q->fifo = xcalloc(EVQ_FIFOS, sizeof *q->fifo);
     for (unsigned i = 0; i < EVQ_FIFOS; i++) q->fifo[i].delay = SIMTIME_MAX;
     q->fbest = q->fnext = -1;
-    q->ftop = q->wtop = SIMTIME_MAX;
+    q->ftop = q->wtop = q->etop = SIMTIME_MAX;
 }
 
 void evq_free(evq_t *q)
@@ -391,8 +393,6 @@ int evq_pop_slow(evq_t *q, event_t *out)
     else fifo_take(q, out);
 done:
     q->now = out->time;
-    q->top = q->ftop < q->wtop ? q->ftop : q->wtop;
-    if (__builtin_expect(q->nearly != 0, 0) && q->early[0].e.time < q->top) q->top = q->early[0].e.time;
     return 1;
 }
 

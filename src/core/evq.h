@@ -86,7 +86,6 @@ typedef struct evq_slot {
 typedef struct evq {
     size_t n;          /* number of queued events */
     uint64_t seq;
-    simtime_t top;     /* earliest queued time, valid when n > 0 */
     simtime_t now;     /* time last popped: a FIFO's delay counts from it */
     evq_fifo_t *fifo;  /* [EVQ_FIFOS] */
     uint32_t fmask;    /* bit i set when FIFO i holds events */
@@ -105,6 +104,7 @@ typedef struct evq {
     void *blocks;                       /* chunk allocations, for evq_free */
     struct evq_ent *early;              /* fallback heap: events pushed before cur */
     size_t nearly, early_cap;
+    simtime_t etop;                     /* earliest time in the fallback heap (SIMTIME_MAX: empty) */
 } evq_t;
 
 void evq_init(evq_t *q);
@@ -122,7 +122,7 @@ static inline evkey_t evq_key(const event_t *e) { return (evkey_t)e->time << 64 
 static inline void evq_push(evq_t *q, simtime_t t, unsigned type, uint32_t a, uint32_t b)
 {
     event_t e = { t, (q->seq++ << 8) | (type & 0xff), a, b };
-    if (!q->n++ || t < q->top) q->top = t;
+    q->n++;
     if (__builtin_expect(t >= q->now, 1)) {
         evq_fifo_t *f = &q->fifo[q->dmap[evq_dslot(t - q->now)]];
         if (f->delay == t - q->now && f->n && f->n < f->cap && t >= f->last) {
@@ -152,7 +152,6 @@ static inline int evq_pop(evq_t *q, event_t *e)
                 q->n--;
                 q->now = e->time;
                 q->ftop = f->ev[h].time;
-                q->top = q->ftop < q->wtop ? q->ftop : q->wtop;
                 return 1;
             }
         }
@@ -163,7 +162,13 @@ static inline int evq_pop(evq_t *q, event_t *e)
  * be modified during the walk. */
 void evq_foreach(const evq_t *q, void (*fn)(const event_t *e, void *arg), void *arg);
 static inline int evq_empty(const evq_t *q) { return q->n == 0; }
-static inline simtime_t evq_top_time(const evq_t *q) { return q->n ? q->top : SIMTIME_MAX; }
+/* The earliest queued time (SIMTIME_MAX: empty): the least of the three
+ * structures' fronts, each kept exact. */
+static inline simtime_t evq_top_time(const evq_t *q)
+{
+    simtime_t t = q->ftop < q->wtop ? q->ftop : q->wtop;
+    return __builtin_expect(q->nearly != 0, 0) && q->etop < t ? q->etop : t;
+}
 static inline unsigned ev_type(const event_t *e) { return (unsigned)(e->ord & 0xff); }
 
 #endif
