@@ -55,9 +55,9 @@ void *xaligned_alloc(size_t align, size_t n)
 void *xaligned_calloc(size_t align, size_t n, size_t sz)
 {
     if (sz && n > (SIZE_MAX - (align - 1)) / sz) die("out of memory (%zu x %zu bytes)", n, sz);
-    size_t b = (n * sz + align - 1) / align * align;   /* aligned_alloc wants a multiple of align */
-    void *p = xaligned_alloc(align, b ? b : align);
-    memset(p, 0, b ? b : align);
+    size_t b = n && sz ? (n * sz + align - 1) / align * align : align;   /* aligned_alloc wants a multiple of align */
+    void *p = xaligned_alloc(align, b);
+    memset(p, 0, b);
     return p;
 }
 

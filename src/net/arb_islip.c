@@ -10,32 +10,21 @@ static void match_islip(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, 
     const sw_t *sw = &s->sw[w];
     unsigned n = sw->nports;
     port_t *pt = &s->port[sw->port0];
-    uint64_t free_in = in, free_out = ~0ull, all = 0, multi = 0;
+    uint64_t free_in = in, free_out = ~0ull, multi = 0;
     uint64_t reqout[MAX_RADIX], grants[MAX_RADIX];
     for (uint64_t m = in; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
         match[i] = 0xff;
         multi |= req[i] & (req[i] - 1);
-        all |= req[i];
-    }
-    if (!(all & (all - 1))) {
-        /* One output requested: iSLIP reduces to its grant pointer (the
-         * winner then accepts it, and both pointers move as in iteration 1). */
-        unsigned o = (unsigned)__builtin_ctzll(all), i = rr_pick(free_in, pt[o].grant_ptr, n);
-        match[i] = (uint8_t)o;
-        pt[o].grant_ptr = (uint8_t)((i + 1) % n);
-        pt[i].accept_ptr = (uint8_t)((o + 1) % n);
-        return;
     }
     if (!multi) {
-        /* One output per input (a deterministic routing on one VC): each
-         * grant is the only one its input gets, so the first iteration
-         * accepts them all, and every request left is for a matched output. */
+        /* One output per input (a deterministic routing on one VC, or every
+         * input asking for the same output): each grant is the only one its
+         * input gets, so the first iteration accepts them all, moving both
+         * pointers, and every request left is for a matched output. */
         uint64_t outs = 0;
         for (uint64_t m = in; m; m &= m - 1) {
-            unsigned i = (unsigned)__builtin_ctzll(m);
-            if (!req[i]) continue;
-            unsigned o = (unsigned)__builtin_ctzll(req[i]);
+            unsigned i = (unsigned)__builtin_ctzll(m), o = (unsigned)__builtin_ctzll(req[i]);
             if (!(outs >> o & 1)) { outs |= 1ull << o; reqout[o] = 0; }
             reqout[o] |= 1ull << i;
         }

@@ -204,11 +204,11 @@ typedef struct sim {
     int progress_tty;        /* print a progress line on stderr */
 } sim_t;
 
-/* Buffer space (and credits) a packet of `size` bytes occupies. */
 /* The port of output VC cv (port * nvc + vc), without a division when there
  * is one VC (a credit's port is found on every credit). */
 static inline uint32_t cv_port(const sim_t *s, uint32_t cv) { return s->nvc == 1 ? cv : cv / s->nvc; }
 
+/* Buffer space (and credits) a packet of `size` bytes occupies. */
 static inline uint32_t occ_bytes(const sim_t *s, uint32_t size)
 {
     return s->gran == 1 ? size : (size + s->gran - 1) / s->gran * s->gran;

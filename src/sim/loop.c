@@ -337,7 +337,10 @@ static inline void prefetch_event(const sim_t *s, const event_t *e, int late)
         break;
     case EV_CREDIT:
         if (!late) { __builtin_prefetch(&s->credits[e->a], 1); __builtin_prefetch(&s->port[cv_port(s, e->a)], 0); }
-        else if (!(s->port[cv_port(s, e->a)].dev & NIC_BIT)) __builtin_prefetch(&s->sw[s->port[cv_port(s, e->a)].dev], 0);
+        else {
+            uint32_t dev = s->port[cv_port(s, e->a)].dev;
+            if (!(dev & NIC_BIT)) __builtin_prefetch(&s->sw[dev], 0);
+        }
         break;
     case EV_DELIVER:
         if (!late) { __builtin_prefetch(&s->pkt[e->a], 0); __builtin_prefetch(&s->ptime[e->a], 0); }
