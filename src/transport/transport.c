@@ -335,8 +335,13 @@ void transport_rekey(sim_t *s, uint32_t n)
     for (uint32_t i = tn->nheap / 2; i-- > 0;) heap_down(tn, i);
 }
 
-/* Messages generated up to now move into their flows' send queues. */
-static void pull(sim_t *s, uint32_t n)
+/* Messages generated up to now move into their flows' send queues. A
+ * replay (catch_up) passes the time it replays to: while the node's next
+ * message comes before that and before its earliest throttled flow, the
+ * replay's next wake-up would be that message's generation alone, so it is
+ * taken here, at its time, without a return to the replay's loop (a
+ * saturated source dropping at a full flow replays one message per wake-up). */
+static void pull(sim_t *s, uint32_t n, simtime_t replay_until)
 {
     nic_t *c = &s->nic[n];
     transport_t *t = s->tp;
@@ -344,7 +349,11 @@ static void pull(sim_t *s, uint32_t n)
     if (tn->held_waits) return;   /* nothing changes until a flow ends (or a BECN makes held's) */
     for (;;) {
         if (!tn->held.left) {
-            if (c->next_gen > s->now || c->next_gen >= s->end) return;
+            if (c->next_gen >= s->end) return;
+            if (c->next_gen > s->now) {
+                if (c->next_gen >= replay_until || (tn->nheap && tn->heap[0].until <= c->next_gen)) return;
+                s->now = c->next_gen;
+            }
             nic_take_message(s, n);
             tn->held = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id, 0 };
             c->msg_left = 0;
@@ -366,8 +375,7 @@ static void pull(sim_t *s, uint32_t n)
                 drain_check(s);
             }
             if (msg.msg != ICN_NIL) nic_msg_release(s, msg.msg);
-            flow_maybe_free(s, f);
-            continue;
+            continue;   /* (the flow holds queue_limit messages: it stays) */
         }
         msg_push(t, f, msg);
         if (fl->n == 1) schedule(s, f);
@@ -402,8 +410,8 @@ static simtime_t catch_up(sim_t *s, uint32_t n, simtime_t until)
     simtime_t now = s->now, at;
     while ((at = next_wake(s, tn, c)) < until && at < s->end) {
         s->now = at;
-        pull(s, n);
-        while (heap_due(tn, at)) schedule(s, heap_pop(t, tn));
+        pull(s, n, until);   /* may take later messages, up to the next wake-up that is not one */
+        while (heap_due(tn, s->now)) schedule(s, heap_pop(t, tn));
     }
     s->now = now;
     return at;
@@ -489,7 +497,7 @@ static void transport_service(sim_t *s, uint32_t n)
         tn->stalled = 0;
         if (next > s->now) wake_at(s, c, n, next);
     }
-    pull(s, n);
+    pull(s, n, 0);
     while (heap_due(tn, s->now)) schedule(s, heap_pop(t, tn));
     if (c->busy) return;   /* the end of the transmission serves the node again */
     if (tn->cq_n && send_ctrl(s, n)) return;
