@@ -156,6 +156,7 @@ typedef struct sim {
     double link_bps;
     simtime_t link_delay, routing_delay;
     simtime_t ser_mtu;          /* ser_time of a full packet, computed once (set-up) */
+    simtime_t slot;             /* msg_slot, computed once (set-up): every message generated reads it */
     uint32_t mtu, msg_size;
     uint32_t msg_long;          /* long message size, 0 if all messages are msg_size */
     double p_long;              /* probability that a message is long */
@@ -228,10 +229,11 @@ static inline double mean_msg_size(const sim_t *s)
 
 /* An injection slot: the mean message's serialization time, so that load is
  * a fraction of link bandwidth whatever the length distribution. */
-static inline simtime_t msg_slot(const sim_t *s)
+static inline simtime_t msg_slot_of(const sim_t *s)
 {
     return (simtime_t)(mean_msg_size(s) * 8.0 * 1e12 / s->link_bps + 0.5);
 }
+static inline simtime_t msg_slot(const sim_t *s) { return s->slot; }
 
 /* Serialization time of `bytes` on a link. */
 static inline simtime_t ser_time(const sim_t *s, uint32_t bytes)

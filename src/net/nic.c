@@ -58,13 +58,9 @@ static inline uint32_t draw_size(const sim_t *s, rng_t *r)
     return s->msg_long && rng_u01(r) < s->p_long ? s->msg_long : s->msg_size;
 }
 
-simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
+static simtime_t next_arrival_phased(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
 {
     simtime_t slot = msg_slot(s);
-    if (!s->scenario->load) {
-        simtime_t g = s->process->gap(r, slot, s->cycle, s->load);
-        return g == SIMTIME_MAX ? SIMTIME_MAX : t + g;
-    }
     /* Phases: a gap that ends past its phase is dropped and the process
      * starts again with the next phase's load (exact, as both processes are
      * memoryless). Poisson starts again at the boundary. A lattice process
@@ -81,6 +77,13 @@ simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
         t = step ? t + (until - t - 1) / step * step : until;   /* the last lattice point before the boundary */
     }
     return SIMTIME_MAX;
+}
+
+simtime_t nic_next_arrival(const sim_t *s, uint32_t n, rng_t *r, simtime_t t)
+{
+    if (s->scenario->load) return next_arrival_phased(s, n, r, t);
+    simtime_t g = s->process->gap(r, msg_slot(s), s->cycle, s->load);
+    return g == SIMTIME_MAX ? SIMTIME_MAX : t + g;
 }
 
 void nic_take_message(sim_t *s, uint32_t n)

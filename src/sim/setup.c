@@ -208,6 +208,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
     }
     s->load = traffic_load(s, c, K_LOAD, K_TR_RATE);   /* after flit_setup: link_bps is known */
     s->ser_mtu = ser_time(s, s->mtu);
+    s->slot = msg_slot_of(s);
     wl_setup(s, c);
     /* A workload's nodes run its ranks; the others send background traffic
      * only if a load is given. */
