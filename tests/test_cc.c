@@ -317,13 +317,35 @@ static uint64_t transport_digest(const sim_t *s)
     for (uint32_t f = 0; f < t->nflow_used; f++) {
         const flow_t *fl = flow_at(t, f);
         if (fl->node == ICN_NIL) continue;
-        const cca_t *a = cc_state((sim_t *)s, f);
+        const cca_t *a = s->cc ? cc_state((sim_t *)s, f) : &fl->cc;   /* (nic.queues = flows without CC) */
         uint64_t rec[] = { fl->node, fl->dst, fl->n, fl->tx_bytes, fl->rx_bytes, fl->born, a->ccti, a->becns };
         flows += hash_bytes(rec, sizeof rec, ICN_HASH_INIT);
     }
     uint64_t tot[] = { flows, t->cnp_sent, t->cnp_delivered, t->flows_live, t->flows_peak, s->st.src_drops,
                        s->cc ? s->cc->marked : 0, s->cc ? s->cc->becns : 0, s->cc ? s->cc->timer_expiries : 0 };
     return hash_bytes(tot, sizeof tot, h);
+}
+
+/* One run of the flow transport with its two ways of working chosen, and
+ * what the tests below compare of it. */
+typedef struct tp_run { result_t r; uint64_t digest, events, run_drops, wdrops; psum_t wsum; } tp_run_t;
+
+static void tp_run(tp_run_t *o, const char *ini, const char *const *sets, int woken, int no_runs)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, ini, sets);
+    s.tp->no_stall = (uint8_t)woken;
+    s.tp->no_runs = (uint8_t)no_runs;
+    CHECK(sim_run(&s) == 0, "%s%s: run failed", sets[0] ? sets[0] : "(no settings)", sets[0] && sets[1] ? " ..." : "");
+    result_compute(&s, &o->r);
+    o->digest = transport_digest(&s);
+    o->events = s.st.events;
+    o->run_drops = s.tp->run_drops;
+    o->wdrops = s.st.w_src_drops;
+    o->wsum = s.st.w_done_tsum;
+    sim_free(&s);
+    cfg_free(&c);
 }
 
 /* A node with no room anywhere stalls: its wake-ups for new messages and
@@ -348,27 +370,56 @@ TEST(cc_stalled_nodes_replay_their_wakeups)
         { "traffic.message_size=4200B", "switch.buffer=32KB", "nic.buffer=32KB", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        uint64_t digest[2], events[2];
-        result_t r[2];
-        for (int woken = 0; woken < 2; woken++) {
-            sim_t s;
-            cfg_t c;
-            tsim_setup(&s, &c, ini, cases[i]);
-            s.tp->no_stall = (uint8_t)woken;
-            CHECK(sim_run(&s) == 0, "case %zu: run failed", i);
-            result_compute(&s, &r[woken]);
-            digest[woken] = transport_digest(&s);
-            events[woken] = s.st.events;
-            sim_free(&s);
-            cfg_free(&c);
-        }
-        CHECK(!memcmp(&r[0], &r[1], sizeof r[0]), "case %zu: results differ when nodes stall", i);
-        CHECK(digest[0] == digest[1], "case %zu: flows or counts differ when nodes stall", i);
-        CHECK(events[0] < events[1], "case %zu: no node stalled (%llu events either way)", i,
-              (unsigned long long)events[0]);
+        tp_run_t o[2];
+        for (int woken = 0; woken < 2; woken++) tp_run(&o[woken], ini, cases[i], woken, 0);
+        CHECK(!memcmp(&o[0].r, &o[1].r, sizeof o[0].r), "case %zu: results differ when nodes stall", i);
+        CHECK(o[0].digest == o[1].digest, "case %zu: flows or counts differ when nodes stall", i);
+        CHECK(o[0].events < o[1].events, "case %zu: no node stalled (%llu events either way)", i,
+              (unsigned long long)o[0].events);
     }
 }
 
+
+/* A saturated hot-spot source whose flow is full drops its messages: with a
+ * fixed gap and a fixed destination the transport counts them in runs
+ * (drop_run). The results, the flows and every count must be those of the
+ * messages dropped one by one, in and around the window and the drain,
+ * with moving hot-spots, messages of several packets, stalled or woken
+ * nodes; and where the gap or the destination is drawn, nothing is counted
+ * in runs. */
+TEST(transport_drop_runs_equal_drops_one_by_one)
+{
+    const char *ini = "load = 1.0\nseed = 5\n[time]\nwarmup = 20us\nmeasure = 60us\n[topology]\nk = 4\nstages = 2\n"
+                      "[traffic]\nscenario = hs25-1\n[nic]\nqueue_limit = 4\n[cc]\nmode = iba\n";
+    static const char *const cases[][6] = {
+        { NULL },
+        { "nic.queues=flows", "cc.mode=off", NULL },
+        { "time.drain=false", NULL },
+        { "cc.port_control=sl", NULL },
+        { "traffic.message_size=8KB", NULL },   /* two packets each */
+        { "traffic.scenario=hotspot", "traffic.hs_count=2", "traffic.hs_period=15us", NULL },
+        { "traffic.hs_start=10us", "traffic.hs_end=50us", "nic.flows=4", NULL },
+        { "time.warmup=0", "nic.queue_limit=1", NULL },
+        { "time.warmup=56us", "time.measure=30us", NULL },   /* runs reach the window's start */
+        /* drawn: a gap below load 1, a destination of traffic.pattern */
+        { "load=0.95", NULL },
+        { "traffic.scenario=none", NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int drawn = i >= 9;
+        for (int woken = 0; woken < 2; woken++) {
+            tp_run_t o[2];
+            for (int one_by_one = 0; one_by_one < 2; one_by_one++) tp_run(&o[one_by_one], ini, cases[i], woken, one_by_one);
+            CHECK(!memcmp(&o[0].r, &o[1].r, sizeof o[0].r), "case %zu (woken %d): results differ with drops in runs", i, woken);
+            CHECK(o[0].digest == o[1].digest, "case %zu (woken %d): flows or counts differ with drops in runs", i, woken);
+            CHECK(o[0].wdrops == o[1].wdrops && o[0].wsum == o[1].wsum, "case %zu (woken %d): the window's drops differ", i, woken);
+            CHECK(o[1].run_drops == 0, "case %zu: drops counted in runs although asked not to", i);
+            /* a woken node takes each message at its own wake-up: runs come from replays */
+            CHECK(drawn || woken ? o[0].run_drops == 0 : o[0].run_drops > 0, "case %zu (woken %d): %llu drops counted in runs", i,
+                  woken, (unsigned long long)o[0].run_drops);
+        }
+    }
+}
 
 /* Bad input: a clear error naming the key or the file and line, exit 2. */
 TEST(cc_bad_input_is_refused)

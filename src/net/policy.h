@@ -120,6 +120,10 @@ typedef struct scenario_ops {
     /* Optional, for traffic in phases: node n's load at time t, which holds
      * until *until (> t). NULL: the run's load, for ever. */
     double (*load)(const sim_t *s, uint32_t n, simtime_t t, simtime_t *until);
+    /* Optional: the end of the time from t during which dst gives node src
+     * (with a role) one destination and draws nothing; t or less: none. A
+     * source dropping at a full flow counts such messages at once. */
+    simtime_t (*dst_fixed)(const sim_t *s, uint32_t src, simtime_t t);
 } scenario_ops;
 
 typedef struct process_ops {
@@ -131,6 +135,9 @@ typedef struct process_ops {
      * PROC_CYCLES (of the router cycle: it needs the flit model), or
      * PROC_ANY_TIME (no lattice). */
     int lattice;
+    /* Optional: the gap at this load if it is fixed (the process draws
+     * nothing), else 0. */
+    simtime_t (*fixed)(simtime_t slot, simtime_t cycle, double load);
 } process_ops;
 enum { PROC_ANY_TIME = 0, PROC_SLOTS = 1, PROC_CYCLES = 2 };
 

@@ -107,6 +107,6 @@ static uint32_t dst_bursty(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
 }
 
 const scenario_ops scenario_bursty = { "bursty", "seed 003: cycles of traffic.pattern at traffic.low_load, then a burst of traffic.burst_pattern at the load",
-                                       setup_bursty, dst_bursty, load_bursty };
+                                       setup_bursty, dst_bursty, load_bursty, NULL };
 const scenario_ops scenario_bursty_var = { "bursty-var", "seed 003: bursty, each burst taking the next pattern of the list traffic.burst_pattern",
-                                           setup_bursty_var, dst_bursty, load_bursty };
+                                           setup_bursty_var, dst_bursty, load_bursty, NULL };

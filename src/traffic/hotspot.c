@@ -167,6 +167,17 @@ static uint32_t dst_hotspot(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
     return h->cand[(e * h->count + (uint64_t)s->nic[src].hot) % h->ncand];
 }
 
+/* A source's hot-spot is fixed to the end of the window, or of the period. */
+static simtime_t dst_fixed_hotspot(const sim_t *s, uint32_t src, simtime_t t)
+{
+    (void)src;
+    const hs_t *h = s->scenario_data;
+    if (!hs_active(&h->win, t)) return t;
+    if (!h->period) return h->win.end;
+    simtime_t next = h->win.start + ((t - h->win.start) / h->period + 1) * h->period;
+    return next < h->win.end ? next : h->win.end;
+}
+
 /* ---- intermediate hot-spots ---- */
 
 static void setup_ihs(sim_t *s, cfg_t *c)
@@ -208,10 +219,10 @@ static uint32_t dst_ihs(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
 static void setup_none(sim_t *s, cfg_t *c) { (void)s; (void)c; }
 static uint32_t dst_none(const sim_t *s, uint32_t src, simtime_t t, rng_t *r) { (void)s; (void)src; (void)t; (void)r; return ICN_NIL; }
 
-const scenario_ops scenario_none = { "none", "no hot-spot: every node follows traffic.pattern", setup_none, dst_none, NULL };
-const scenario_ops scenario_hotspot = { "hotspot", "traffic.hs_fraction of nodes send to traffic.hs_count hot-spots", setup_hotspot, dst_hotspot, NULL };
-const scenario_ops scenario_hs10_1 = { "hs10-1", "seed 002 HS10-1: 10% of nodes to one hot-spot, 90% uniform", setup_hs10_1, dst_hotspot, NULL };
-const scenario_ops scenario_hs25_1 = { "hs25-1", "seed 002 HS25-1: 25% of nodes to one hot-spot", setup_hs25_1, dst_hotspot, NULL };
-const scenario_ops scenario_hs10_4 = { "hs10-4", "seed 002 HS10-4: 10% of nodes to four hot-spots (600 3400 5200 9500 scaled)", setup_hs10_4, dst_hotspot, NULL };
-const scenario_ops scenario_hs25_4 = { "hs25-4", "seed 002 HS25-4: 25% of nodes to four hot-spots", setup_hs25_4, dst_hotspot, NULL };
-const scenario_ops scenario_ihs = { "ihs", "seed 002 IHS: 20% of nodes to destinations behind one stage-2 up port of their group", setup_ihs, dst_ihs, NULL };
+const scenario_ops scenario_none = { "none", "no hot-spot: every node follows traffic.pattern", setup_none, dst_none, NULL, NULL };
+const scenario_ops scenario_hotspot = { "hotspot", "traffic.hs_fraction of nodes send to traffic.hs_count hot-spots", setup_hotspot, dst_hotspot, NULL, dst_fixed_hotspot };
+const scenario_ops scenario_hs10_1 = { "hs10-1", "seed 002 HS10-1: 10% of nodes to one hot-spot, 90% uniform", setup_hs10_1, dst_hotspot, NULL, dst_fixed_hotspot };
+const scenario_ops scenario_hs25_1 = { "hs25-1", "seed 002 HS25-1: 25% of nodes to one hot-spot", setup_hs25_1, dst_hotspot, NULL, dst_fixed_hotspot };
+const scenario_ops scenario_hs10_4 = { "hs10-4", "seed 002 HS10-4: 10% of nodes to four hot-spots (600 3400 5200 9500 scaled)", setup_hs10_4, dst_hotspot, NULL, dst_fixed_hotspot };
+const scenario_ops scenario_hs25_4 = { "hs25-4", "seed 002 HS25-4: 25% of nodes to four hot-spots", setup_hs25_4, dst_hotspot, NULL, dst_fixed_hotspot };
+const scenario_ops scenario_ihs = { "ihs", "seed 002 IHS: 20% of nodes to destinations behind one stage-2 up port of their group", setup_ihs, dst_ihs, NULL, NULL };

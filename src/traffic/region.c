@@ -103,4 +103,4 @@ static uint32_t dst_region(const sim_t *s, uint32_t src, simtime_t t, rng_t *r)
 }
 
 const scenario_ops scenario_hs_region = { "hs-region", "traffic.hs_fraction of nodes (or those of the box traffic.hs_sources) send to a region of a mesh/torus "
-                                          "(traffic.hs_region, grown by traffic.hs_radius hops)", setup_region, dst_region, NULL };
+                                          "(traffic.hs_region, grown by traffic.hs_radius hops)", setup_region, dst_region, NULL, NULL };

@@ -335,6 +335,44 @@ void transport_rekey(sim_t *s, uint32_t n)
     for (uint32_t i = tn->nheap / 2; i-- > 0;) heap_down(tn, i);
 }
 
+/* Node n has just dropped a message to dst at its full flow; `limit` is the
+ * first generation time its pull does not take. Where its next messages
+ * draw nothing random (a fixed gap, and a scenario role's fixed
+ * destination: a saturated hot-spot source) and all go to dst, they would
+ * be dropped one by one: they are counted at once, with the counts, sums
+ * and streams the loop would leave. Within one side of the measurement
+ * window only, and not in the window once the drain counts (each drop could
+ * end it). Returns the last generation time taken, or 0 if none. */
+static simtime_t drop_run(sim_t *s, uint32_t n, uint32_t dst, simtime_t limit)
+{
+    nic_t *c = &s->nic[n];
+    const transport_t *t = s->tp;
+    simtime_t g0 = c->next_gen, gap;
+    if (t->no_runs || c->hot < 0 || !s->scenario->dst_fixed || !s->process->fixed || s->scenario->load || s->msg_long ||
+        s->hooks.take || !(gap = s->process->fixed(msg_slot(s), s->cycle, s->load)))
+        return 0;
+    simtime_t lim = limit < s->end ? limit : s->end;
+    simtime_t fixed_to = s->scenario->dst_fixed(s, n, g0);
+    if (fixed_to < lim) lim = fixed_to;
+    int in_win = in_measure(s, g0);
+    simtime_t side = g0 < s->warmup ? s->warmup : in_win ? s->stop : SIMTIME_MAX;
+    if (side < lim) lim = side;
+    if (g0 >= lim || (in_win && s->drain_target) || s->scenario->dst(s, n, g0, &c->dest) != dst) return 0;
+    uint64_t k = (lim - g0 + gap - 1) / gap;   /* messages at g0 + i gap < lim */
+    uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
+    simtime_t last = g0 + (k - 1) * gap;
+    s->st.src_drops += k * npk;
+    if (in_win) {
+        s->st.w_src_drops += k * npk;
+        s->st.w_done_tsum += (psum_t)npk * ((psum_t)k * g0 + (psum_t)gap * (k * (k - 1) / 2));
+    }
+    c->msg_gen = last;
+    c->msg_dst = dst;
+    c->next_gen = last + gap;
+    s->tp->run_drops += k;
+    return last;
+}
+
 /* Messages generated up to now move into their flows' send queues. A
  * replay (catch_up) passes the time it replays to: while the node's next
  * message comes before that and before its earliest throttled flow, the
@@ -375,6 +413,11 @@ static void pull(sim_t *s, uint32_t n, simtime_t replay_until)
                 drain_check(s);
             }
             if (msg.msg != ICN_NIL) nic_msg_release(s, msg.msg);
+            /* the messages taken next: up to now, or in a replay before its end and the next due throttled flow */
+            simtime_t limit = tn->nheap && tn->heap[0].until < replay_until ? tn->heap[0].until : replay_until;
+            if (limit <= s->now) limit = s->now + 1;
+            simtime_t last = drop_run(s, n, msg.dst, limit);
+            if (last > s->now) s->now = last;
             continue;   /* (the flow holds queue_limit messages: it stays) */
         }
         msg_push(t, f, msg);

@@ -152,6 +152,8 @@ typedef struct transport {
                                  largest IRD); 0: never kept */
     uint32_t min_pkt;         /* bytes of the smallest packet of a generated message (a last one, a remainder, included) */
     uint8_t no_stall;         /* nodes never stall (tests compare the two ways) */
+    uint8_t no_runs;          /* drops are never counted in runs (drop_run: tests compare the two ways) */
+    uint64_t run_drops;       /* messages drop_run counted */
     uint64_t held_joined;     /* messages that waited for a flow and joined one a BECN made */
 } transport_t;
 
