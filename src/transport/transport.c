@@ -358,13 +358,13 @@ static simtime_t drop_run(sim_t *s, uint32_t n, uint32_t dst, simtime_t limit)
     simtime_t side = g0 < s->warmup ? s->warmup : in_win ? s->stop : SIMTIME_MAX;
     if (side < lim) lim = side;
     if (g0 >= lim || (in_win && s->drain_target) || s->scenario->dst(s, n, g0, &c->dest) != dst) return 0;
-    uint64_t k = (lim - g0 + gap - 1) / gap;   /* messages at g0 + i gap < lim */
+    uint64_t k = (lim - g0 - 1) / gap + 1;   /* messages at g0 + i gap < lim */
     uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
     simtime_t last = g0 + (k - 1) * gap;
     s->st.src_drops += k * npk;
     if (in_win) {
         s->st.w_src_drops += k * npk;
-        s->st.w_done_tsum += (psum_t)npk * ((psum_t)k * g0 + (psum_t)gap * (k * (k - 1) / 2));
+        s->st.w_done_tsum += (psum_t)npk * ((psum_t)k * g0 + (psum_t)gap * ((psum_t)k * (k - 1) / 2));
     }
     c->msg_gen = last;
     c->msg_dst = dst;
