@@ -59,16 +59,12 @@ double traffic_load(sim_t *s, cfg_t *c, key_id load, key_id rate)
     return cfg_double(c, load);
 }
 
-/* At load 1 (per cycle: probability 1) every trial makes a message. */
+/* At load 1 every trial makes a message. (bernoulli-cycle runs only in the
+ * flit model, which has no flow transport to ask.) */
 static simtime_t fixed_bernoulli(simtime_t slot, simtime_t cycle, double load)
 {
     (void)cycle;
     return load >= 1 ? slot : 0;
-}
-
-static simtime_t fixed_bernoulli_cycle(simtime_t slot, simtime_t cycle, double load)
-{
-    return load * (double)cycle / (double)slot >= 1 ? cycle : 0;
 }
 
 const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per message slot (geometric gaps)", gap_bernoulli, PROC_SLOTS,
@@ -76,5 +72,4 @@ const process_ops process_bernoulli = { "bernoulli", "Bernoulli trials once per 
 const process_ops process_poisson = { "poisson", "Poisson arrivals (exponential gaps, mean slot/load)", gap_poisson, PROC_ANY_TIME, NULL };
 const process_ops process_bernoulli_cycle = { "bernoulli-cycle",
                                               "flit model: Bernoulli trials once per router cycle, a message with probability "
-                                              "load x cycle / slot (arrivals on cycle boundaries)", gap_bernoulli_cycle, PROC_CYCLES,
-                                              fixed_bernoulli_cycle };
+                                              "load x cycle / slot (arrivals on cycle boundaries)", gap_bernoulli_cycle, PROC_CYCLES, NULL };
