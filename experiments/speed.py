@@ -273,11 +273,11 @@ def cc_table(rs):
         best = min(cost, key=lambda k: max(cost[k]))
         L.append("")
         text = ("In the newest sitting (build %s, %s) CC costs %s per packet-hop at the default `nic.flows` against "
-                "the CC-off run on the plain source queues, against the goal of at most %sx: %s. The lowest cost "
-                "there, %s, is with `nic.flows = %d`." % (
+                "the CC-off run on the plain source queues, against the goal of at most %sx: %s." % (
                     build, date[:10], span(cost.get(NIC_FLOWS, []), lambda v: "%.2f" % v, "x") or "(not run)", g(CC_GOAL),
-                    "met" if at_default is not None and at_default <= CC_GOAL else "not met",
-                    span(cost[best], lambda v: "%.2f" % v, "x"), best))
+                    "met" if at_default is not None and at_default <= CC_GOAL else "not met"))
+        if best != NIC_FLOWS:   # (a sitting of the default alone has no other to compare)
+            text += " The lowest cost there, %s, is with `nic.flows = %d`." % (span(cost[best], lambda v: "%.2f" % v, "x"), best)
         if fnic and NIC_FLOWS in on:
             same = paired(fnic, on[NIC_FLOWS])
             nic = paired(off, fnic)
