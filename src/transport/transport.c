@@ -335,23 +335,33 @@ void transport_rekey(sim_t *s, uint32_t n)
     for (uint32_t i = tn->nheap / 2; i-- > 0;) heap_down(tn, i);
 }
 
-/* Node n has just dropped a message to dst at its full flow; `limit` is the
- * first generation time its pull does not take. Where its next messages
+/* The first generation time node tn's pull does not take: past now, a
+ * replay (catch_up, up to replay_until) goes on while the replay's next
+ * wake-up would be a message alone, i.e. before its earliest throttled flow;
+ * never at or past the run's end. */
+static inline simtime_t take_limit(const sim_t *s, const tnode_t *tn, simtime_t replay_until)
+{
+    simtime_t lim = tn->nheap && tn->heap[0].until < replay_until ? tn->heap[0].until : replay_until;
+    if (lim <= s->now) lim = s->now + 1;
+    return lim < s->end ? lim : s->end;
+}
+
+/* Node n has just dropped a message to dst at its full flow; lim is its
+ * take_limit. Where its next messages
  * draw nothing random (a fixed gap, and a scenario role's fixed
  * destination: a saturated hot-spot source) and all go to dst, they would
  * be dropped one by one: they are counted at once, with the counts, sums
  * and streams the loop would leave. Within one side of the measurement
  * window only, and not in the window once the drain counts (each drop could
  * end it). Returns the last generation time taken, or 0 if none. */
-static simtime_t drop_run(sim_t *s, uint32_t n, uint32_t dst, simtime_t limit)
+static simtime_t drop_run(sim_t *s, uint32_t n, uint32_t dst, simtime_t lim)
 {
     nic_t *c = &s->nic[n];
-    const transport_t *t = s->tp;
+    transport_t *t = s->tp;
     simtime_t g0 = c->next_gen, gap;
     if (t->no_runs || c->hot < 0 || !s->scenario->dst_fixed || !s->process->fixed || s->scenario->load || s->msg_long ||
         s->hooks.take || !(gap = s->process->fixed(msg_slot(s), s->cycle, s->load)))
         return 0;
-    simtime_t lim = limit < s->end ? limit : s->end;
     simtime_t fixed_to = s->scenario->dst_fixed(s, n, g0);
     if (fixed_to < lim) lim = fixed_to;
     int in_win = in_measure(s, g0);
@@ -369,16 +379,15 @@ static simtime_t drop_run(sim_t *s, uint32_t n, uint32_t dst, simtime_t limit)
     c->msg_gen = last;
     c->msg_dst = dst;
     c->next_gen = last + gap;
-    s->tp->run_drops += k;
+    t->run_drops += k;
     return last;
 }
 
 /* Messages generated up to now move into their flows' send queues. A
- * replay (catch_up) passes the time it replays to: while the node's next
- * message comes before that and before its earliest throttled flow, the
- * replay's next wake-up would be that message's generation alone, so it is
- * taken here, at its time, without a return to the replay's loop (a
- * saturated source dropping at a full flow replays one message per wake-up). */
+ * replay (catch_up) passes the time it replays to, and messages before
+ * take_limit are taken here, each at its own time, without a return to the
+ * replay's loop (a saturated source dropping at a full flow replays one
+ * message per wake-up). */
 static void pull(sim_t *s, uint32_t n, simtime_t replay_until)
 {
     nic_t *c = &s->nic[n];
@@ -387,11 +396,8 @@ static void pull(sim_t *s, uint32_t n, simtime_t replay_until)
     if (tn->held_waits) return;   /* nothing changes until a flow ends (or a BECN makes held's) */
     for (;;) {
         if (!tn->held.left) {
-            if (c->next_gen >= s->end) return;
-            if (c->next_gen > s->now) {
-                if (c->next_gen >= replay_until || (tn->nheap && tn->heap[0].until <= c->next_gen)) return;
-                s->now = c->next_gen;
-            }
+            if (c->next_gen >= take_limit(s, tn, replay_until)) return;
+            if (c->next_gen > s->now) s->now = c->next_gen;
             nic_take_message(s, n);
             tn->held = (srcmsg_t){ c->msg_gen, c->msg_dst, c->msg_left, c->msg_id, 0 };
             c->msg_left = 0;
@@ -413,10 +419,7 @@ static void pull(sim_t *s, uint32_t n, simtime_t replay_until)
                 drain_check(s);
             }
             if (msg.msg != ICN_NIL) nic_msg_release(s, msg.msg);
-            /* the messages taken next: up to now, or in a replay before its end and the next due throttled flow */
-            simtime_t limit = tn->nheap && tn->heap[0].until < replay_until ? tn->heap[0].until : replay_until;
-            if (limit <= s->now) limit = s->now + 1;
-            simtime_t last = drop_run(s, n, msg.dst, limit);
+            simtime_t last = drop_run(s, n, msg.dst, take_limit(s, tn, replay_until));
             if (last > s->now) s->now = last;
             continue;   /* (the flow holds queue_limit messages: it stays) */
         }
