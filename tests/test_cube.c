@@ -2,6 +2,7 @@
  * channel-load bounds and deadlock (validation-references sections 2-4). */
 #include "test.h"
 #include "util.h"
+#include "../src/net/link.h"
 #include "../src/net/policy.h"
 #include "../src/topo/cube.h"
 #include "../src/core/util.h"
@@ -238,6 +239,50 @@ TEST(cube_selection_functions_order_candidates)
             for (int t = 0; t < 200; t++) { s.routing->route(&s, 0, in, &p, cd); first_x += cd[0].out == xp; }
             CHECK(first_x > 60 && first_x < 140, "random: X first %d times of 200", first_x);
         }
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
+/* The bubble is one full packet whatever the size of the packet that enters
+ * the ring. At router 0 of a ring of 4 (80-byte queues, 40-byte packets), a
+ * 2-byte packet injected towards node 1 goes only once the queue its rule
+ * checks has room for itself and a full packet, 42 bytes: the ring's queue in
+ * this router, counting the bytes on their way into it (local rule), or the
+ * next router's (remote rule, by its credits). With 41, or with 42 of which
+ * one is on its way in, it waits. */
+TEST(bubble_rules_keep_a_full_packet_for_a_short_one)
+{
+    static const struct { int local, room, incoming, goes; } cases[] = {
+        { 1, 42, 0, 1 }, { 1, 41, 0, 0 }, { 1, 43, 1, 1 }, { 1, 42, 1, 0 }, { 0, 42, 0, 1 }, { 0, 41, 0, 0 },
+    };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(cases); i++) {
+        const char *more[] = { cases[i].local ? "routing.bubble=local" : "routing.bubble=remote", "switch.buffer=80B", "load=0",
+                               NULL };
+        sim_t s;
+        cfg_t c;
+        cube_setup(&s, &c, "torus", 4, 1, 1, "dor-bubble", more);
+        const cube_t *q = cube_get(&s);
+        uint32_t xp = cube_port(q, 0, 0), go = sw_port(&s, 0, xp), lq = sw_port(&s, 0, cube_in_port(q, 0, 0));
+        if (cases[i].local) {
+            s.vq[lq * s.nvc].bytes = 80 - (uint32_t)cases[i].room;
+            s.vq[lq * s.nvc].incoming = (uint32_t)cases[i].incoming;
+        } else {
+            s.credits[go * s.nvc] = cases[i].room;
+        }
+        uint32_t id = pkt_alloc(&s);
+        packet_t *p = &s.pkt[id];
+        memset(p, 0, sizeof *p);
+        p->src = 0;
+        p->dst = 1;
+        p->size = 2;
+        p->msg = p->flow = ICN_NIL;
+        switch_arrive(&s, sw_port(&s, 0, 0), id);
+        switch_service(&s, 0);
+        int went = (int)(s.sw[0].out_busy >> xp & 1);
+        CHECK(went == cases[i].goes, "%s bubble, %d bytes free (%d on their way in): the 2-byte packet %s", cases[i].local ? "local" : "remote",
+              cases[i].room, cases[i].incoming, went ? "went" : "waited");
+        CHECK(s.pkt[id].out == xp || !went, "it left by the ring's + port");
         sim_free(&s);
         cfg_free(&c);
     }
