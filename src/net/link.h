@@ -93,6 +93,20 @@ static inline void nic_msg_release(sim_t *s, uint32_t id)
     s->msg_free = id;
     s->msg_nfree++;
 }
+/* A message of `left` bytes generated at gen, with record msg (ICN_NIL: one
+ * packet), is dropped at a full source queue: its packets count as dropped,
+ * and as leaving the window's sample if it was generated in the window. */
+static inline void nic_drop_message(sim_t *s, uint32_t left, simtime_t gen, uint32_t msg)
+{
+    uint32_t npk = (left + s->mtu - 1) / s->mtu;
+    s->st.src_drops += npk;
+    if (in_measure(s, gen)) {
+        s->st.w_src_drops += npk;
+        s->st.w_done_tsum += (psum_t)npk * gen;
+        drain_check(s);
+    }
+    if (msg != ICN_NIL) nic_msg_release(s, msg);
+}
 /* Count messages generated up to the end, for statistics (replays arrivals). */
 void nic_count_generated(sim_t *s);
 /* The first message node n generates after time t, drawing from its arrival

@@ -199,14 +199,7 @@ static void srcq_pull(sim_t *s, uint32_t n)
         /* a full queue drops the message, unless a workload's rank sent it (silent: no injection
          * process): an application waits for every message it sends */
         if (s->srcq_limit && q->n >= s->srcq_limit && !c->silent) {
-            uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
-            s->st.src_drops += npk;
-            if (in_measure(s, c->msg_gen)) {
-                s->st.w_src_drops += npk;
-                s->st.w_done_tsum += (psum_t)npk * c->msg_gen;
-                drain_check(s);
-            }
-            if (c->msg_id != ICN_NIL) nic_msg_release(s, c->msg_id);
+            nic_drop_message(s, c->msg_left, c->msg_gen, c->msg_id);
             c->msg_left = 0;
             continue;
         }

@@ -411,14 +411,7 @@ static void pull(sim_t *s, uint32_t n, simtime_t replay_until)
         srcmsg_t msg = tn->held;
         tn->held.left = 0;
         if (t->queue_limit && fl->n >= t->queue_limit && !c->silent) {   /* a workload's messages: never dropped */
-            uint32_t npk = (msg.left + s->mtu - 1) / s->mtu;
-            s->st.src_drops += npk;
-            if (in_measure(s, msg.gen)) {
-                s->st.w_src_drops += npk;
-                s->st.w_done_tsum += (psum_t)npk * msg.gen;
-                drain_check(s);
-            }
-            if (msg.msg != ICN_NIL) nic_msg_release(s, msg.msg);
+            nic_drop_message(s, msg.left, msg.gen, msg.msg);
             simtime_t last = drop_run(s, n, msg.dst, take_limit(s, tn, replay_until));
             if (last > s->now) s->now = last;
             continue;   /* (the flow holds queue_limit messages: it stays) */
