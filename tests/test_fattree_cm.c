@@ -570,7 +570,7 @@ TEST(crossbar_per_queue_feeds_several_outputs)
         }
         CHECK(vcs == (per_queue ? 3u : 1u), "transfers hold VCs %#x", vcs);
         CHECK(s.port[sw->port0].vc_busy == (per_queue ? 3 : 0), "busy VCs of input 0: %#x", s.port[sw->port0].vc_busy);
-        CHECK(s.port[sw->port0].in_busy == !per_queue, "input 0 held as a whole: %d", s.port[sw->port0].in_busy);
+        CHECK((int)(sw->in_busy & 1) == !per_queue, "input 0 held as a whole: %d", (int)(sw->in_busy & 1));
         sim_free(&s);
         cfg_free(&c);
     }

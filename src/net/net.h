@@ -104,11 +104,15 @@ typedef struct port {
     uint32_t peer;        /* global id of the port at the other end of the link */
     uint32_t dev;         /* switch index, or NIC_BIT | node */
     uint16_t local;       /* index within its device */
-    uint8_t out_busy;     /* output link transmitting */
-    uint8_t in_busy;      /* input side feeding the crossbar */
+    uint8_t out_busy;     /* output link transmitting (an input feeding the crossbar: its bit in sw_t.in_busy) */
+    uint8_t pad_;
     uint32_t feed;        /* output side: the input port feeding it */
     uint32_t rel_bytes;   /* output side: input-buffer bytes freed when its transfer ends */
-    uint32_t rel_dq;      /* VOQnet: the destination queue they are freed from */
+    union {
+        uint32_t rel_dq;      /* VOQnet: the destination queue they are freed from */
+        uint32_t feed_peer;   /* otherwise: the port upstream of feed, where their credit returns (so that the
+                                 end of the transfer does not read feed's record) */
+    };
     uint8_t rel_vc;       /* output side: the input VC they are freed from */
     uint8_t grant_ptr;    /* iSLIP pointer as an output */
     uint8_t accept_ptr;   /* iSLIP pointer as an input */

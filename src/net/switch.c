@@ -149,7 +149,7 @@ void switch_arrive(sim_t *s, uint32_t gi, uint32_t id)
         /* Serve only if it can go now; otherwise the end of the busy input's
          * or output's transfer, or the missing credits or room, will serve the
          * switch (a bubble's local room frees with the end of a transfer). */
-        if (!in->in_busy && first_avail(s, sw->port0, ~sw->out_busy, q)) sim_touch_switch(s, w);
+        if (!(sw->in_busy >> in->local & 1) && first_avail(s, sw->port0, ~sw->out_busy, q)) sim_touch_switch(s, w);
     } else {
         if (q->npk == 2) q->second = id;
         s->pkt[q->tail].next = id;
@@ -166,20 +166,16 @@ void port_xdone(sim_t *s, uint32_t go)
         sim_touch_nic(s, o->dev & ~NIC_BIT);
         return;
     }
-    port_t *in = &s->port[o->feed];
-    if (s->xbar_queue) {
-        in->vc_busy &= (uint16_t)~(1u << o->rel_vc);
-    } else {
-        in->in_busy = 0;
-        s->sw[o->dev].in_busy &= ~(1ull << in->local);
-    }
-    s->sw[o->dev].out_busy &= ~(1ull << o->local);
+    sw_t *sw = &s->sw[o->dev];
+    if (s->xbar_queue) s->port[o->feed].vc_busy &= (uint16_t)~(1u << o->rel_vc);
+    else sw->in_busy &= ~(1ull << (o->feed - sw->port0));
+    sw->out_busy &= ~(1ull << o->local);
     views_out_changed(s, go);
     if (s->vn) {
         voqnet_release(s, go);
     } else {
         s->vq[o->feed * s->nvc + o->rel_vc].bytes -= o->rel_bytes;
-        sim_push(s, s->now + s->link_delay, EV_CREDIT, in->peer * s->nvc + o->rel_vc, o->rel_bytes);
+        sim_push(s, s->now + s->link_delay, EV_CREDIT, o->feed_peer * s->nvc + o->rel_vc, o->rel_bytes);
     }
     sim_touch_switch(s, o->dev);
 }
@@ -354,13 +350,13 @@ void switch_forward(sim_t *s, uint32_t w, unsigned i, unsigned o, uint32_t id, u
     if (s->xbar_queue) {   /* only this VC's read port is taken */
         ip->vc_busy |= (uint16_t)(1u << vc);
     } else {
-        ip->in_busy = 1;
         sw->in_busy |= 1ull << i;
     }
     op->rel_bytes = occ_bytes(s, s->pkt[id].size);
     op->rel_vc = vc;
     sw->out_busy |= 1ull << o;
     op->feed = gi;
+    op->feed_peer = ip->peer;   /* (VOQnet sets rel_dq in its place once this returns) */
     if (__builtin_expect(s->hooks.forward != NULL, 0)) s->hooks.forward(s, go, id, waited);
     link_send(s, go, id);
 }

@@ -89,7 +89,7 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
         s->want[sw->port0 + p->out] |= 1ull << in->local;
         sw->wanted |= 1ull << p->out;
         views_out_changed(s, sw->port0 + p->out);
-        if (!in->in_busy && !(sw->out_busy >> p->out & 1) && head_ready(s, sw->port0, b, p->out))
+        if (!(sw->in_busy >> in->local & 1) && !(sw->out_busy >> p->out & 1) && head_ready(s, sw->port0, b, p->out))
             sim_touch_switch(s, w);
     } else {
         s->pkt[v->tail].next = id;

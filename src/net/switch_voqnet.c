@@ -270,7 +270,7 @@ void voqnet_arrive(sim_t *s, uint32_t gi, uint32_t id)
     head_load(s, w, in->local, x);
     list_add(v, gi, x);
     want_inc(s, sw, gi, in->local, d->out);
-    if (!in->in_busy && !(sw->out_busy >> d->out & 1) && head_ready(s, sw->port0, d)) sim_touch_switch(s, w);
+    if (!(sw->in_busy >> in->local & 1) && !(sw->out_busy >> d->out & 1) && head_ready(s, sw->port0, d)) sim_touch_switch(s, w);
 }
 
 void voqnet_service(sim_t *s, uint32_t w)

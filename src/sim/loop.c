@@ -330,7 +330,7 @@ static inline void prefetch_event(const sim_t *s, const event_t *e, int late)
         else {
             const port_t *o = &s->port[e->a];
             if (o->dev & NIC_BIT) break;
-            __builtin_prefetch(&s->port[o->feed], 1);
+            if (s->xbar_queue) __builtin_prefetch(&s->port[o->feed], 1);
             __builtin_prefetch(&s->sw[o->dev], 1);
             if (!s->vn) __builtin_prefetch(&s->vq[o->feed * s->nvc + o->rel_vc], 1);   /* its bytes are freed */
         }
