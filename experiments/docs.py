@@ -23,6 +23,7 @@ STEPS = [
     ("experiments/seed001/seed001.py", ["--table"]),         # docs/seed001-drb.md, block seed001
     ("experiments/seed002/tables.py", ["--docs"]),           # docs/seed002-*.md, blocks seed002, fattree-sd
     ("experiments/seed002/triggerlog.py", ["--docs"]),       # docs/seed002-triggerlog.md
+    ("experiments/seed002/cost.py", ["--docs"]),             # block seed002-cost of docs/SPEED.md
     ("experiments/seed003/seed003.py", ["--table"]),         # docs/seed003-prdrb.md, block seed003
     ("experiments/seed004/reproduce.py", ["--table"]),       # docs/seed004-bubble.md, block seed004
     ("experiments/ibcc/victim.py", ["--table"]),             # docs/ibcc-victim.md, blocks ibcc-victim

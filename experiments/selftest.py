@@ -79,6 +79,11 @@ def main():
     ROWS, TABLE2, TABLE3 = paper.ROWS, paper.TABLE2, paper.TABLE3
     for t in (TABLE2, TABLE3):   # 17 routings x (4 schemes x 5 scenarios), throughput in whole %
         assert len(t) == len(ROWS) == 17 and all(len(r) == 20 and all(0 <= x <= 100 for x in r) for r in t)
+    cost = load("seed002/cost.py")   # the tables' projected time: 85 x the mean per sweep, stratified 95 % interval
+    rows = [{"voq": v, "scheme": sc, "wall_s": w, "packet_hops": 1e6} for (v, sc) in cost.strata() for w in (10, 30)]
+    total, half, cells, hops = cost.projection(rows)
+    assert (total, cells, hops) == (8 * 85 * 20, 16, 680e6) and abs(half - 1.96 * (8 * 85 * 85 * (1 - 2 / 85) * 200 / 2) ** 0.5) < 1e-6
+    assert cost.projection(rows[2:]) is None, "a sweep without a sampled cell projects nothing"
     seed004 = load("seed004/reproduce.py")
     ROUTERS, LOADS = seed004.ROUTERS, seed004.LOADS
     assert all(len(lat) == len(thr) == len(LOADS) for _, _, lat, thr in ROUTERS.values())
