@@ -330,12 +330,21 @@ TEST(hard_sweep_value_twice_and_failed_plots_leave_no_image)
 {
     expect("sweep " TINY " -s seed=3,4,3", 2, "a value given twice in the list");
     expect("run " TINY " -s time.interval=250ps", 2, "whole number of nanoseconds");
-    /* a gnuplot that fails after creating its image: the run warns and leaves no image */
+    /* a gnuplot that fails after creating its image: the run warns, with gnuplot's own message, and leaves no image
+     * nor gnuplot's log */
     char out[8192], cmd[1024];
-    sh("mkdir -p fakebin && printf '#!/bin/sh\\n: > timeseries.png\\nexit 1\\n' > fakebin/gnuplot && chmod +x fakebin/gnuplot", out, sizeof out);
-    snprintf(cmd, sizeof cmd, "PATH=$PWD/fakebin:$PATH %s run " TINY " -s output.plots=yes -o badplot 2>&1; ls badplot/timeseries.png", bin());
+    sh("mkdir -p fakebin && printf '#!/bin/sh\\necho gnuplot-says-no >&2\\n: > timeseries.png\\nexit 1\\n' > fakebin/gnuplot && "
+       "chmod +x fakebin/gnuplot", out, sizeof out);
+    snprintf(cmd, sizeof cmd, "PATH=$PWD/fakebin:$PATH %s run " TINY " -s output.plots=yes -o badplot 2>&1; ls -A badplot", bin());
     sh(cmd, out, sizeof out);
-    CHECK(strstr(out, "gnuplot failed") && strstr(out, "No such file"), "%s", out);
+    CHECK(strstr(out, "gnuplot failed") && strstr(out, "  gnuplot-says-no") && !strstr(out, "timeseries.png") &&
+          !strstr(out, ".log"), "%s", out);
+    /* one that only warns: the run says nothing of it */
+    sh("mkdir -p warnbin && printf '#!/bin/sh\\necho gnuplot-warns >&2\\n: > timeseries.png\\n' > warnbin/gnuplot && "
+       "chmod +x warnbin/gnuplot", out, sizeof out);
+    snprintf(cmd, sizeof cmd, "PATH=$PWD/warnbin:$PATH %s run " TINY " -q -s output.plots=yes -o warnplot 2>&1; ls -A warnplot", bin());
+    sh(cmd, out, sizeof out);
+    CHECK(!strstr(out, "gnuplot-warns") && strstr(out, "timeseries.png") && !strstr(out, ".log"), "%s", out);
     /* a trace of more tasks than nodes, with one rank per node */
     put("five.dim", "#DIMEMAS:\"t\":1,0:5(1,1,1,1,1),0\n1:0:0:0.1\n1:1:0:0.1\n1:2:0:0.1\n1:3:0:0.1\n1:4:0:0.1\n");
     expect("run -q -s topology.k=2 -s topology.stages=1 -s time.warmup=0 -s traffic.scenario=none -s workload.source=dimemas "

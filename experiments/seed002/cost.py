@@ -6,9 +6,10 @@
         finished (or partial) tables run, per sweep directory, from each point's
         perf.csv (DIR: results/seed002-tables-11664)
     python3 experiments/seed002/cost.py --sample K [--bin PATH --build ID] [--note TEXT]
-        runs K cells of every (switch architecture, scheme) sweep, drawn at
-        random with a fixed seed, one at a time, and appends their wall time,
-        packet-hops and peak memory to experiments/seed002/results/cost-11664.csv
+        brings every (switch architecture, scheme) sweep up to K cells of this
+        build, drawn at random (a fixed seed per sweep), runs them one at a
+        time, and appends their wall time, packet-hops and peak memory to
+        experiments/seed002/results/cost-11664.csv
     python3 experiments/seed002/cost.py --docs
         the projection of the full tables' wall time from that file, as the
         seed002-cost block of docs/SPEED.md
@@ -55,10 +56,17 @@ def run_cell(binary, voq, scheme, routing, scenario):
 
 
 def sample(args):
-    rng = random.Random(SEED)
-    picks = [(voq, s, c) for (voq, s), cells in strata().items() for c in rng.sample(cells, args.sample)]
+    """Bring every sweep up to K cells of this build: its cells are drawn in an
+    order of its own (seeded), skipping those already kept."""
     build = args.build or build_id(args.bin)
     new = not os.path.exists(RAW)
+    kept = set() if new else {(int(r["voq"]), r["scheme"], r["routing"], r["scenario"])
+                              for r in csv.DictReader(open(RAW)) if r["build"] == build}
+    picks = []
+    for (voq, s), cells in strata().items():
+        have = sum((voq, s) + c in kept for c in cells)
+        order = random.Random("%d %d %s" % (SEED, voq, s)).sample(cells, len(cells))
+        picks += [(voq, s, c) for c in order if (voq, s) + c not in kept][:max(0, args.sample - have)]
     for i, (voq, scheme, (rt, sc)) in enumerate(picks):
         print("[%d/%d] voq %d %s %s %s" % (i + 1, len(picks), voq, scheme, rt, sc), file=sys.stderr, flush=True)
         p = run_cell(args.bin, voq, scheme, rt, sc)

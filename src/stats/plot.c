@@ -1,6 +1,8 @@
 #include "plot.h"
 #include "../core/util.h"
+#include <fcntl.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -36,7 +38,20 @@ int plot_wanted(cfg_t *c)
     return have;
 }
 
-/* Run gnuplot on script in dir; a failure is reported but does not fail the run. */
+/* Copy the text of file path to stderr, indented. */
+static void relay(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) fprintf(stderr, "  %s%s", line, strchr(line, '\n') ? "" : "\n");
+    fclose(f);
+}
+
+/* Run gnuplot on script in dir; a failure is reported but does not fail the
+ * run. gnuplot's own messages go to a file beside the script: shown with a
+ * failure, dropped otherwise (its warnings about degenerate plots, e.g. a
+ * series of one sample, are not the user's concern, and -q means quiet). */
 static void render(const char *dir, const char *script)
 {
     /* the image is the script's name with .png (every script sets its output so) */
@@ -44,20 +59,26 @@ static void render(const char *dir, const char *script)
     const char *dot = strrchr(script, '.');
     snprintf(png, sizeof png, "%.*s.png", (int)(dot ? dot - script : (long)strlen(script)), script);
     out_list_add(dir, png);
+    char log[300], logpath[4600];
+    snprintf(log, sizeof log, ".%s.log", script);
+    snprintf(logpath, sizeof logpath, "%s/%s", dir, log);
     pid_t pid;
     char *argv[] = { "gnuplot", (char *)script, NULL };
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addchdir_np(&fa, dir);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     int st = 0;
     if (rc || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
         fprintf(stderr, "icnsim: warning: gnuplot failed on %s/%s; the CSV files are complete\n", dir, script);
+        relay(logpath);
         char path[4600];   /* no empty or cut image left to mislead */
         snprintf(path, sizeof path, "%s/%s", dir, png);
         unlink(path);
     }
+    unlink(logpath);
 }
 
 FILE *plot_open(outfile_t *o, const char *dir, const char *name)
