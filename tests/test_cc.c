@@ -6,6 +6,7 @@
 #include "../src/net/link.h"
 #include "../src/cc/cc.h"
 #include "../src/cc/cct.h"
+#include "../src/sim/internal.h"
 #include "../src/transport/transport.h"
 #include "../src/core/util.h"
 #include <math.h>
@@ -379,6 +380,33 @@ TEST(cc_stalled_nodes_replay_their_wakeups)
     }
 }
 
+
+/* A stalled node's replay that reaches past the run's end takes no message
+ * generated at or after the end: the drain can end the run inside a replay,
+ * at the time of the drop that completed its count, while the replay goes
+ * on to its own end. Here the end is moved to just after the last event
+ * handled, and every node is then replayed to well past it. */
+TEST(transport_replay_takes_nothing_past_the_end)
+{
+    const char *ini = "load = 1.0\nseed = 3\n[time]\nwarmup = 20us\nmeasure = 100us\n[topology]\nk = 4\nstages = 2\n"
+                      "[traffic]\nscenario = hs25-1\n[cc]\nmode = iba\n";
+    static const char *const cases[][3] = { { NULL }, { "nic.queues=flows", "cc.mode=off", NULL } };
+    for (size_t i = 0; i < ICN_ARRAY_LEN(cases); i++) {
+        sim_t s;
+        cfg_t c;
+        tsim_setup(&s, &c, ini, cases[i]);
+        CHECK(sim_run_until(&s, 60000000) == EXIT_OK, "case %zu: run failed", i);
+        uint32_t stalled = 0, late = 0;
+        for (uint32_t n = 0; n < s.nnodes; n++) stalled += s.tp->node[n].stalled;
+        s.end = s.now + 2000000;   /* 2 us on */
+        transport_sync(&s, s.end + 50000000);
+        for (uint32_t n = 0; n < s.nnodes; n++) late += s.nic[n].msg_gen >= s.end;
+        CHECK(stalled > 0, "case %zu: no node stalled", i);
+        CHECK(late == 0, "case %zu: %u nodes took a message generated at or after the end", i, late);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
 
 /* A saturated hot-spot source whose flow is full drops its messages: with a
  * fixed gap and a fixed destination the transport counts them in runs
