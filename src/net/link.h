@@ -98,7 +98,7 @@ static inline void nic_msg_release(sim_t *s, uint32_t id)
  * and as leaving the window's sample if it was generated in the window. */
 static inline void nic_drop_message(sim_t *s, uint32_t left, simtime_t gen, uint32_t msg)
 {
-    uint32_t npk = (left + s->mtu - 1) / s->mtu;
+    uint32_t npk = msg_packets(s, left);
     s->st.src_drops += npk;
     if (in_measure(s, gen)) {
         s->st.w_src_drops += npk;

@@ -221,6 +221,9 @@ static inline uint32_t next_pkt_size(const sim_t *s, uint32_t left)
     return left < s->mtu ? left : s->mtu;
 }
 
+/* Packets of a message of `bytes` bytes. */
+static inline uint32_t msg_packets(const sim_t *s, uint32_t bytes) { return (bytes + s->mtu - 1) / s->mtu; }
+
 /* Mean message size in bytes (the load's unit of work). */
 static inline double mean_msg_size(const sim_t *s)
 {

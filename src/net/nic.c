@@ -141,7 +141,7 @@ uint32_t nic_make_packet(sim_t *s, uint32_t n, uint32_t size, uint8_t vc)
      * generated, so that records follow the packets sent (a partitioned run
      * bounds what a part takes in one window), not the messages queued. */
     if (c->msg_id == ICN_NIL && c->msg_left > size) {
-        uint32_t npk = (c->msg_left + s->mtu - 1) / s->mtu;
+        uint32_t npk = msg_packets(s, c->msg_left);
         c->msg_id = nic_msg_alloc(s, npk, c->msg_gen);
         if (__builtin_expect(s->want_pmsg, 0)) {
             s->msg_key[c->msg_id] = (uint64_t)n << 32 | s->msg_seq[n]++;
@@ -357,7 +357,7 @@ void nic_count_generated(sim_t *s)
         simtime_t g = s->scenario->load ? SIMTIME_MAX : s->process->gap(&probe, slot, s->cycle, s->load);
         if (!s->msg_long && t != SIMTIME_MAX && g != SIMTIME_MAX && !memcmp(&probe, &r, sizeof r)) {
             /* fixed lengths and a process that drew no random number: constant gaps */
-            uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
+            uint32_t npk = msg_packets(s, s->msg_size);
             /* the run may end before the window's stop (a finished workload), as the loop below does */
             simtime_t wend = s->stop < s->end ? s->stop : s->end, tend = st->tend < s->end ? st->tend : s->end;
             uint64_t all = count_fixed(t, g, 0, s->end), win = count_fixed(t, g, s->warmup, wend);
@@ -387,7 +387,7 @@ void nic_count_generated(sim_t *s)
             continue;
         }
         for (; t < s->end;) {
-            uint32_t size = draw_size(s, &sz), npk = (size + s->mtu - 1) / s->mtu;
+            uint32_t size = draw_size(s, &sz), npk = msg_packets(s, size);
             st->gen_pkts += npk;
             int64_t bin = ts_bin(st, t);
             if (bin >= 0) { st->ts_gen_pkts[bin] += npk; st->ts_gen_bytes[bin] += size; }

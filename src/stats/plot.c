@@ -2,7 +2,6 @@
 #include "../core/util.h"
 #include <fcntl.h>
 #include <spawn.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -59,26 +58,26 @@ static void render(const char *dir, const char *script)
     const char *dot = strrchr(script, '.');
     snprintf(png, sizeof png, "%.*s.png", (int)(dot ? dot - script : (long)strlen(script)), script);
     out_list_add(dir, png);
-    char log[300], logpath[4600];
-    snprintf(log, sizeof log, ".%s.log", script);
-    snprintf(logpath, sizeof logpath, "%s/%s", dir, log);
+    char errname[300], errpath[4600];   /* gnuplot's stderr, relative to dir (the child's working directory) */
+    snprintf(errname, sizeof errname, ".%s.log", script);
+    snprintf(errpath, sizeof errpath, "%s/%s", dir, errname);
     pid_t pid;
     char *argv[] = { "gnuplot", (char *)script, NULL };
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addchdir_np(&fa, dir);
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, errname, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     int st = 0;
     if (rc || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
         fprintf(stderr, "icnsim: warning: gnuplot failed on %s/%s; the CSV files are complete\n", dir, script);
-        relay(logpath);
+        relay(errpath);
         char path[4600];   /* no empty or cut image left to mislead */
         snprintf(path, sizeof path, "%s/%s", dir, png);
         unlink(path);
     }
-    unlink(logpath);
+    unlink(errpath);
 }
 
 FILE *plot_open(outfile_t *o, const char *dir, const char *name)

@@ -46,7 +46,7 @@ static int unstable(const sim_t *s, uint64_t undrained)
     if ((double)st->w_src_drops > 0.01 * (double)st->w_gen_pkts) return 1;
     if (s->wl || st->src_drops) return 0;   /* closed loop; dropping sources do not queue */
     uint32_t longest = s->msg_long > s->msg_size ? s->msg_long : s->msg_size;
-    double slack = 4.0 * ((longest + s->mtu - 1) / s->mtu);   /* 4 packets, or 4 messages of several */
+    double slack = 4.0 * msg_packets(s, longest);   /* 4 packets, or 4 messages of several */
     for (uint32_t n = 0; n < s->nnodes; n++) {
         const nic_t *c = &s->nic[n];
         if ((double)c->w_gen - (double)c->w_inj > 0.05 * c->w_gen + slack) return 1;

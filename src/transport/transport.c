@@ -347,11 +347,10 @@ static inline simtime_t take_limit(const sim_t *s, const tnode_t *tn, simtime_t 
 }
 
 /* Node n has just dropped a message to dst at its full flow; lim is its
- * take_limit. Where its next messages
- * draw nothing random (a fixed gap, and a scenario role's fixed
- * destination: a saturated hot-spot source) and all go to dst, they would
- * be dropped one by one: they are counted at once, with the counts, sums
- * and streams the loop would leave. Within one side of the measurement
+ * take_limit. Where its next messages draw nothing random (a fixed gap, and
+ * a scenario role's fixed destination: a saturated hot-spot source) and all
+ * go to dst, they would be dropped one by one: they are counted at once,
+ * with the counts, sums and streams the loop would leave. Within one side of the measurement
  * window only, and not in the window once the drain counts (each drop could
  * end it). Returns the last generation time taken, or 0 if none. */
 static simtime_t drop_run(sim_t *s, uint32_t n, uint32_t dst, simtime_t lim)
@@ -369,7 +368,7 @@ static simtime_t drop_run(sim_t *s, uint32_t n, uint32_t dst, simtime_t lim)
     if (side < lim) lim = side;
     if (g0 >= lim || (in_win && s->drain_target) || s->scenario->dst(s, n, g0, &c->dest) != dst) return 0;
     uint64_t k = (lim - g0 - 1) / gap + 1;   /* messages at g0 + i gap < lim */
-    uint32_t npk = (s->msg_size + s->mtu - 1) / s->mtu;
+    uint32_t npk = msg_packets(s, s->msg_size);
     simtime_t last = g0 + (k - 1) * gap;
     s->st.src_drops += k * npk;
     if (in_win) {

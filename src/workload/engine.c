@@ -374,7 +374,7 @@ static int wl_take(sim_t *s, uint32_t n)
     if (nd->head == ICN_NIL) nd->tail = ICN_NIL;
     uint64_t bytes = w->msg[m].bytes ? w->msg[m].bytes : 1;   /* an empty message still sends a packet */
     if (bytes > UINT32_MAX) die("workload: a message of %llu bytes (at most 4 GB)", (unsigned long long)bytes);
-    uint32_t npk = (uint32_t)((bytes + s->mtu - 1) / s->mtu);
+    uint32_t npk = msg_packets(s, (uint32_t)bytes);
     c->msg_gen = s->now;
     c->msg_dst = w->rank[w->msg[m].dst].node;
     c->msg_left = (uint32_t)bytes;
