@@ -775,7 +775,7 @@ static uint32_t forward_n(sim_t *s, uint32_t go, uint32_t id, uint32_t size, uin
         p->kind = kind;
         cc->occ[b] = (uint32_t)s->vc_cap_sw | CC_CONGESTED;   /* full and congested */
         cc->pvl[b].congested = 1;
-        s->credits[b] = victim ? 0 : (int32_t)s->vc_cap_sw;
+        *credit_cv(s, b) = victim ? 0 : (int32_t)s->vc_cap_sw;
         cc_on_forward(s, go, id, waited);
         marks += !!(p->flags & PKT_FECN);
     }
@@ -1051,7 +1051,7 @@ TEST(cc_only_heads_that_requested_lose_an_arbitration)
     const uint32_t src[3] = { 0, 0, 1 }, dst[3] = { 2, 3, 2 }, vc[3] = { 0, 1, 0 };
     uint32_t in0 = s.port[s.nic[0].port].peer, in1 = s.port[s.nic[1].port].peer;
     uint32_t out2 = s.port[s.nic[2].port].peer, out3 = s.port[s.nic[3].port].peer;
-    for (uint32_t v = 0; v < nvc; v++) s.credits[out3 * nvc + v] = 0;   /* node 3 takes nothing yet */
+    for (uint32_t v = 0; v < nvc; v++) *credit(&s, out3, v) = 0;   /* node 3 takes nothing yet */
     s.port[out2].grant_ptr = (uint8_t)s.port[in1].local;                /* input 1 wins node 2's output */
     for (int k = 0; k < 3; k++) {
         pk[k] = pkt_alloc(&s);

@@ -226,11 +226,11 @@ TEST(cube_selection_functions_order_candidates)
         if (i == 0) CHECK(cd[0].out == yp && cd[1].out == xp, "dynamic-xy: current dimension (Y) first");
         if (i == 1) CHECK(cd[0].out == xp && cd[1].out == yp, "zigzag: largest offset (X) first");
         if (i == 2) {
-            s.credits[sw_port(&s, 0, xp) * s.nvc + 1] = 40;   /* X adaptive channel nearly full */
+            *credit(&s, sw_port(&s, 0, xp), 1) = 40;   /* X adaptive channel nearly full */
             n = s.routing->route(&s, 0, in, &p, cd);
             CHECK(cd[0].out == yp, "max-credits: the channel with more credits (Y) first");
-            s.credits[sw_port(&s, 0, xp) * s.nvc + 1] = 160;
-            s.credits[sw_port(&s, 0, yp) * s.nvc + 1] = 40;
+            *credit(&s, sw_port(&s, 0, xp), 1) = 160;
+            *credit(&s, sw_port(&s, 0, yp), 1) = 40;
             n = s.routing->route(&s, 0, in, &p, cd);
             CHECK(cd[0].out == xp, "max-credits: X first when Y is fuller");
         }
@@ -268,7 +268,7 @@ TEST(bubble_rules_keep_a_full_packet_for_a_short_one)
             s.vq[lq * s.nvc].bytes = 80 - (uint32_t)cases[i].room;
             s.vq[lq * s.nvc].incoming = (uint32_t)cases[i].incoming;
         } else {
-            s.credits[go * s.nvc] = cases[i].room;
+            *credit(&s, go, 0) = cases[i].room;
         }
         uint32_t id = pkt_alloc(&s);
         packet_t *p = &s.pkt[id];

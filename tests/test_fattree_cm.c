@@ -29,7 +29,7 @@ static cand_t decide(sim_t *s, uint32_t w, uint32_t dst, uint8_t vc)
 static void set_up_credits(sim_t *s, uint32_t w, uint32_t u, uint32_t vc, int32_t bytes)
 {
     const fattree_t *ft = s->topo_data;
-    s->credits[(s->sw[w].port0 + ft->K + u) * s->nvc + vc] = bytes;
+    *credit(s, s->sw[w].port0 + ft->K + u, vc) = bytes;
 }
 
 /* RLFT6 with DBBM on `vcs` VCs and `routing`; `extra` is one more key=value or NULL. */
@@ -593,7 +593,7 @@ TEST(voq_request_needs_exactly_the_packets_room)
             p->size = size;
             voq_arrive(&s, s.sw[0].port0, id);
             CHECK(p->out == out, "the packet for node %u leaves by port %u", out, p->out);
-            s.credits[(s.sw[0].port0 + out) * s.nvc] = (int32_t)occ_bytes(&s, size) - 1 + spare;
+            *credit(&s, s.sw[0].port0 + out, 0) = (int32_t)occ_bytes(&s, size) - 1 + spare;
             voq_service(&s, 0);
             CHECK((int)(s.sw[0].out_busy >> out & 1) == spare, "%s packet, credits %s its size: %s",
                   shortp ? "short" : "full", spare ? "equal to" : "one below", spare ? "not granted" : "granted");

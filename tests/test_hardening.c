@@ -188,7 +188,7 @@ TEST(hard_invariant_check_catches_a_broken_credit)
     cfg_t c;
     tsim_setup(&s, &c, ini, sets);
     CHECK(sim_run(&s) == EXIT_OK, "clean run failed its invariant checks");
-    s.credits[s.nic[0].port * s.nvc] += 1;   /* one byte of credit out of nowhere */
+    *credit(&s, s.nic[0].port, 0) += 1;   /* one byte of credit out of nowhere */
     CHECK(sim_drain(&s, 20000000) == EXIT_INTERNAL, "a broken credit counter was not caught");
     sim_free(&s);
     cfg_free(&c);

@@ -120,7 +120,7 @@ TEST(parts_check_invariants_between_windows)
         cfg_t c;
         tsim_setup(&s, &c, ini, sets);
         CHECK(sim_run(&s) == EXIT_OK, "%s: a clean run failed its invariant checks", threads[k]);
-        s.credits[s.nic[0].port * s.nvc] += 1;   /* one byte of credit out of nowhere */
+        *credit(&s, s.nic[0].port, 0) += 1;   /* one byte of credit out of nowhere */
         CHECK(sim_drain(&s, 20000000) == EXIT_INTERNAL, "%s: a broken credit counter was not caught", threads[k]);
         sim_free(&s);
         cfg_free(&c);

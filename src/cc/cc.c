@@ -184,7 +184,7 @@ static void mark(sim_t *s, cc_t *cc, uint32_t go, uint32_t b, packet_t *p, uint3
     cc_pvl_t *v = &cc->pvl[b];
     /* Root or victim: whether the next hop can take another full packet once
      * this one has taken its credits. */
-    int victim = s->credits[b] - (int32_t)occ < (int32_t)occ_bytes(s, s->mtu);
+    int victim = *credit_cv(s, b) - (int32_t)occ < (int32_t)occ_bytes(s, s->mtu);
     if (victim) cc->port_victim_fwd[go]++;
     if (p->kind != PK_DATA || (p->flags & PKT_FECN) || p->size < cc->min_size || !waited) return;
     if (victim && !cc->victim_marks) return;

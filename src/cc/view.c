@@ -65,7 +65,7 @@ void cc_view_sample(sim_t *s, uint32_t k)
                 v->prev[b] = ct;
                 if (!d && !cc->pvl[b].congested) continue;
                 uint8_t st = !cc->pvl[b].congested ? ST_NONE
-                             : s->credits[b] < (int32_t)occ_bytes(s, s->mtu) ? ST_VICTIM : ST_ROOT;
+                             : *credit_cv(s, b) < (int32_t)occ_bytes(s, s->mtu) ? ST_VICTIM : ST_ROOT;
                 if (v->np == v->pcap) v->pr = xrealloc(v->pr, (v->pcap = v->pcap ? 2 * v->pcap : 1024) * sizeof *v->pr);
                 v->pr[v->np++] = (port_row_t){ bin, go, (uint8_t)vl, st, (float)(d / span) };
             }

@@ -31,8 +31,8 @@ static void match_islip(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, 
         for (; outs; outs &= outs - 1) {
             unsigned o = (unsigned)__builtin_ctzll(outs), i = rr_pick(reqout[o], pt[o].grant_ptr, n);
             match[i] = (uint8_t)o;
-            pt[o].grant_ptr = (uint8_t)((i + 1) % n);
-            pt[i].accept_ptr = (uint8_t)((o + 1) % n);
+            pt[o].grant_ptr = rr_next(i, n);
+            pt[i].accept_ptr = rr_next(o, n);
         }
         return;
     }
@@ -63,8 +63,8 @@ static void match_islip(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, 
             free_in &= ~(1ull << i);
             free_out &= ~(1ull << o);
             if (it == 0) {
-                pt[o].grant_ptr = (uint8_t)((i + 1) % n);
-                pt[i].accept_ptr = (uint8_t)((o + 1) % n);
+                pt[o].grant_ptr = rr_next(i, n);
+                pt[i].accept_ptr = rr_next(o, n);
             }
         }
     }
@@ -90,7 +90,7 @@ static void match_rr(sim_t *s, uint32_t w, uint64_t in, const uint64_t *req, uin
         unsigned i = rr_pick(cand, pt[o].grant_ptr, n);
         match[i] = (uint8_t)o;
         free_in &= ~(1ull << i);
-        pt[o].grant_ptr = (uint8_t)((i + 1) % n);
+        pt[o].grant_ptr = rr_next(i, n);
     }
 }
 

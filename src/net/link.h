@@ -30,7 +30,7 @@ static inline uint64_t inputs_to_offer(const sim_t *s, const sw_t *sw, uint64_t 
 {
     uint64_t m = 0;
     for (uint64_t outs = sw->wanted & free_out; outs; outs &= outs - 1)
-        m |= s->want[sw->port0 + (unsigned)__builtin_ctzll(outs)];
+        m |= s->port[sw->port0 + (unsigned)__builtin_ctzll(outs)].want;
     return m & ~sw->in_busy;
 }
 
@@ -41,6 +41,9 @@ static inline unsigned rr_pick(uint64_t m, unsigned p, unsigned n)
     unsigned i = (unsigned)__builtin_ctzll(hi ? hi : m);
     return i < n ? i : (unsigned)__builtin_ctzll(m);
 }
+
+/* The round-robin position after i among n (i < n), without a division. */
+static inline uint8_t rr_next(unsigned i, unsigned n) { return (uint8_t)(i + 1 == n ? 0 : i + 1); }
 
 /* Event handlers. */
 void switch_arrive(sim_t *s, uint32_t gi, uint32_t id);

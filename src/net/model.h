@@ -86,9 +86,9 @@ typedef struct sim {
     port_t *port;
     sw_t *sw;
     nic_t *nic;
-    int32_t *credits;        /* [port * nvc + vc] bytes free downstream */
+    int32_t *credits;        /* [port * nvc + vc] bytes free downstream, with more than PORT_VCS VCs
+                                (NULL otherwise: port_t.cr holds them); read them by credit() */
     vcq_t *vq;               /* [port * nvc + vc] */
-    uint64_t *want;          /* [switch output port]: inputs whose VC head wants it */
     uint32_t vc_cap_sw, vc_cap_nic;   /* bytes per VC of a switch / NIC input buffer */
 
     /* VOQ switches (switch.voq): each input VC demultiplexed per output */
@@ -208,6 +208,20 @@ typedef struct sim {
 /* The port of output VC cv (port * nvc + vc), without a division when there
  * is one VC (a credit's port is found on every credit). */
 static inline uint32_t cv_port(const sim_t *s, uint32_t cv) { return s->nvc == 1 ? cv : cv / s->nvc; }
+
+/* Bytes free downstream of VC vc of output port g: in the port's record
+ * (the line its service and its credits' arrival read anyway) unless the
+ * network has more VCs than it holds. */
+static inline int32_t *credit(const sim_t *s, uint32_t g, uint32_t vc)
+{
+    return s->nvc <= PORT_VCS ? &s->port[g].cr[vc] : &s->credits[(size_t)g * s->nvc + vc];
+}
+/* The same, by output VC cv (port * nvc + vc). */
+static inline int32_t *credit_cv(const sim_t *s, uint32_t cv)
+{
+    uint32_t g = cv_port(s, cv);
+    return credit(s, g, cv - g * s->nvc);
+}
 
 /* Buffer space (and credits) a packet of `size` bytes occupies. */
 static inline uint32_t occ_bytes(const sim_t *s, uint32_t size)

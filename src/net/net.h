@@ -100,6 +100,8 @@ typedef struct vcq {
  * so a request never touches packet memory. */
 typedef struct voq { uint32_t head, tail, hneed; } voq_t;
 
+enum { PORT_VCS = 4 };   /* VCs whose credits a port record holds */
+
 typedef struct port {
     uint32_t peer;        /* global id of the port at the other end of the link */
     uint32_t dev;         /* switch index, or NIC_BIT | node */
@@ -122,8 +124,13 @@ typedef struct port {
     uint8_t peer_nic : 1; /* the port at the other end is an end node's: a send
                              from here delivers, without reading that port */
     uint16_t vc_busy;     /* switch.crossbar = queue: input VCs feeding the crossbar */
+    /* Output side, beside the fields above so that a switch output's service,
+     * the credits it gets and the heads that route to it read one line. */
+    uint64_t want;        /* switch output: inputs whose VC head wants it (bit per local port) */
+    int32_t cr[PORT_VCS]; /* bytes free downstream per VC, with at most PORT_VCS VCs (else sim_t.credits) */
+    uint32_t pad2_[2];
 } port_t;
-_Static_assert(sizeof(port_t) == 32, "port_t is one half cache line");
+_Static_assert(sizeof(port_t) == 64, "port_t is one cache line");
 
 typedef struct sw {
     uint32_t port0;       /* first global port */

@@ -214,7 +214,7 @@ static void srcq_pull(sim_t *s, uint32_t n)
 static inline int inject_room(const sim_t *s, const nic_t *c, uint32_t v, uint32_t dst, uint32_t size)
 {
     if (s->vn) return voqnet_room(s, s->port[c->port].peer, dst, occ_bytes(s, size));
-    return s->credits[c->port * s->nvc + v] >= (int32_t)occ_bytes(s, size);
+    return *credit(s, c->port, v) >= (int32_t)occ_bytes(s, size);
 }
 
 /* The message to send from: per VC, round-robin among the VCs whose head has

@@ -19,7 +19,7 @@ void link_send(sim_t *s, uint32_t go, uint32_t id)
     simtime_t ser = p->size == s->mtu ? s->ser_mtu : ser_time(s, p->size);   /* (no division for a full packet) */
     uint32_t occ = occ_bytes(s, p->size);
     if (s->vn && !o->peer_nic) voqnet_take(s, peer, p->dst, occ);
-    else s->credits[cv] -= (int32_t)occ;
+    else *credit(s, go, p->out_vc) -= (int32_t)occ;
     o->out_busy = 1;
     sim_push(s, s->now + ser, EV_XDONE, go, 0);
     s->st.pkt_hops++;
@@ -52,7 +52,7 @@ static inline int room_ok(const sim_t *s, uint32_t port0, const cand_t *c, uint3
             if ((int64_t)s->vc_cap_sw - lq->bytes - lq->incoming < (int64_t)occ + s->bubble_unit) return 0;
         }
     }
-    return s->credits[(port0 + c->out) * s->nvc + c->ovc] >= need;
+    return *credit(s, port0 + c->out, c->ovc) >= need;
 }
 
 /* The head's first candidate whose output is idle and has room, or NULL.
@@ -84,7 +84,7 @@ static inline void want_set(sim_t *s, sw_t *sw, unsigned i, uint64_t outs)
 {
     for (; outs; outs &= outs - 1) {
         uint32_t go = sw->port0 + (unsigned)__builtin_ctzll(outs);
-        s->want[go] |= 1ull << i;
+        s->port[go].want |= 1ull << i;
         views_out_changed(s, go);
     }
 }
@@ -98,7 +98,7 @@ static inline void want_clear(sim_t *s, sw_t *sw, unsigned i, uint64_t outs, uin
         if (q[v].npk) outs &= ~cand_outs(&q[v]);
     for (; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
-        if (!(s->want[sw->port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+        if (!(s->port[sw->port0 + o].want &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
         views_out_changed(s, sw->port0 + o);
     }
 }
@@ -318,7 +318,7 @@ void switch_service_per_queue(sim_t *s, uint32_t w)
         unsigned o = (unsigned)__builtin_ctzll(outs);
         port_t *op = &s->port[port0 + o];
         unsigned i = rr_pick(reqout[o], op->grant_ptr, n);
-        op->grant_ptr = (uint8_t)((i + 1) % n);
+        op->grant_ptr = rr_next(i, n);
         port_t *ip = &s->port[port0 + i];
         const vcq_t *qs = &s->vq[(port0 + i) * nvc];
         uint32_t v = ip->vc_ptr, chosen = ICN_NIL;

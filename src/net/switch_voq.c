@@ -50,7 +50,7 @@ static inline uint64_t room_full(const sim_t *s, uint32_t port0, uint64_t outs, 
     uint64_t m = 0;
     for (; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
-        if (s->credits[(port0 + o) * s->nvc + v] >= (int32_t)s->voq_full) m |= 1ull << o;
+        if (*credit(s, port0 + o, v) >= (int32_t)s->voq_full) m |= 1ull << o;
     }
     return m;
 }
@@ -59,7 +59,7 @@ static inline uint64_t room_full(const sim_t *s, uint32_t port0, uint64_t outs, 
 static inline int head_ready(const sim_t *s, uint32_t port0, uint32_t b, uint32_t o)
 {
     uint32_t hn = voq_at(s, b, o)->hneed;
-    return s->credits[(port0 + o) * s->nvc + (hn & 0xff)] >= (int32_t)(hn >> 8);
+    return *credit(s, port0 + o, (hn & 0xff)) >= (int32_t)(hn >> 8);
 }
 
 void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
@@ -86,7 +86,7 @@ void voq_arrive(sim_t *s, uint32_t gi, uint32_t id)
         v->head = v->tail = id;
         head_cache(s, b, p->vc, p->out);
         s->voq_mask[b] |= 1ull << p->out;
-        s->want[sw->port0 + p->out] |= 1ull << in->local;
+        s->port[sw->port0 + p->out].want |= 1ull << in->local;
         sw->wanted |= 1ull << p->out;
         views_out_changed(s, sw->port0 + p->out);
         if (!(sw->in_busy >> in->local & 1) && !(sw->out_busy >> p->out & 1) && head_ready(s, sw->port0, b, p->out))
@@ -113,7 +113,7 @@ static void grant_voq(sim_t *s, sw_t *sw, uint32_t w, unsigned i, uint32_t v, un
         s->voq_mask[b] &= ~(1ull << o);
         int more = 0;
         for (uint32_t u = 0; u < nvc; u++) more |= (int)(s->voq_mask[b0 + u] >> o & 1);
-        if (!more && !(s->want[port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+        if (!more && !(s->port[port0 + o].want &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
         views_out_changed(s, port0 + o);
     }
     switch_forward(s, w, i, o, id, (uint8_t)v, 1);
@@ -196,7 +196,7 @@ void voq_service_per_queue(sim_t *s, uint32_t w)
     for (uint64_t outs = sw->wanted & ~sw->out_busy; outs; outs &= outs - 1) {
         unsigned o = (unsigned)__builtin_ctzll(outs);
         port_t *op = &s->port[port0 + o];
-        uint64_t cand = s->want[port0 + o];
+        uint64_t cand = s->port[port0 + o].want;
         while (cand) {
             unsigned i = rr_pick(cand, op->grant_ptr, n);
             cand &= ~(1ull << i);
@@ -205,7 +205,7 @@ void voq_service_per_queue(sim_t *s, uint32_t w)
             for (uint32_t k = 0; k < nvc; k++, v = (v + 1 == nvc ? 0 : v + 1))
                 if ((s->voq_mask[b0 + v] >> o & 1) && head_ready(s, port0, b0 + v, o)) { chosen = v; break; }
             if (chosen == ICN_NIL) continue;
-            op->grant_ptr = (uint8_t)((i + 1) % n);
+            op->grant_ptr = rr_next(i, n);
             ip->vc_ptr = (uint8_t)(chosen + 1 == nvc ? 0 : chosen + 1);
             grant_voq(s, sw, w, i, chosen, o);
             break;

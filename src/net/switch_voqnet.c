@@ -191,7 +191,7 @@ void voqnet_take(sim_t *s, uint32_t port, uint32_t dst, uint32_t occ)
 static inline int head_ready(const sim_t *s, uint32_t port0, const dq_t *d)
 {
     uint32_t go = port0 + d->out, peer = s->port[go].peer;
-    if (s->port[peer].dev & NIC_BIT) return s->credits[go * s->nvc] >= (int32_t)d->hocc;
+    if (s->port[peer].dev & NIC_BIT) return *credit(s, go, 0) >= (int32_t)d->hocc;
     return voqnet_room(s, peer, d->dst, d->hocc);
 }
 
@@ -220,7 +220,7 @@ static void list_del(struct voqnet *v, uint32_t g, uint32_t x)
 static inline void want_inc(sim_t *s, sw_t *sw, uint32_t g, unsigned i, unsigned o)
 {
     if (s->vn->outcnt[(size_t)g * s->vn->radix + o]++ == 0) {
-        s->want[sw->port0 + o] |= 1ull << i;
+        s->port[sw->port0 + o].want |= 1ull << i;
         sw->wanted |= 1ull << o;
         views_out_changed(s, sw->port0 + o);
     }
@@ -229,7 +229,7 @@ static inline void want_inc(sim_t *s, sw_t *sw, uint32_t g, unsigned i, unsigned
 static inline void want_dec(sim_t *s, sw_t *sw, uint32_t g, unsigned i, unsigned o)
 {
     if (--s->vn->outcnt[(size_t)g * s->vn->radix + o] == 0) {
-        if (!(s->want[sw->port0 + o] &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
+        if (!(s->port[sw->port0 + o].want &= ~(1ull << i))) sw->wanted &= ~(1ull << o);
         views_out_changed(s, sw->port0 + o);
     }
 }

@@ -43,10 +43,10 @@ static int route(sim_t *s, uint32_t w, uint32_t in, const packet_t *p, cand_t *c
     uint32_t ovc = hop_vc(s, w, port, p);
     if (fattree_is_up(ft, w, port)) {
         uint32_t K = ft->K, port0 = s->sw[w].port0, det = port - K;
-        if (s->credits[(port0 + port) * s->nvc + ovc] <= a->thr) {
+        if (*credit(s, port0 + port, ovc) <= a->thr) {
             int32_t best = (int32_t)occ_bytes(s, p->size) - 1;
             for (uint32_t k = 1, u = det + 1 == K ? 0 : det + 1; k < K; k++, u = u + 1 == K ? 0 : u + 1) {
-                int32_t cr = s->credits[(port0 + K + u) * s->nvc + afc];
+                int32_t cr = *credit(s, port0 + K + u, afc);
                 if (cr > best) { best = cr; port = K + u; ovc = afc; }
             }
         }

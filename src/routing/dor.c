@@ -224,7 +224,7 @@ static int order_adaptive(sim_t *s, uint32_t w, uint32_t cur, const packet_t *p,
             key[n] = -(double)off;
         } else if (dd->selection == SEL_MAX_CREDITS) {
             uint32_t oi = (s->sw[w].port0 + c[n].out) * s->nvc + vc;
-            key[n] = -(double)(s->flit_mode ? flit_credits(s, oi) : s->credits[oi]);
+            key[n] = -(double)(s->flit_mode ? flit_credits(s, oi) : *credit_cv(s, oi));
         } else if (dd->selection == SEL_RANDOM) {
             key[n] = rng_u01(&dd->rng[w]);
         } else {

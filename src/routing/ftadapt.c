@@ -110,7 +110,7 @@ static void ftlog_count(const sim_t *s, uint32_t w, uint32_t l, uint32_t K, uint
     r->moved += u != det;
     r->own_free += cr / cap;
     for (uint32_t v = 0; v < s->nvc && v < FTLOG_VCS; v++)
-        r->occ[v] += 1.0 - s->credits[(s->sw[w].port0 + K + det) * s->nvc + v] / cap;
+        r->occ[v] += 1.0 - *credit(s, s->sw[w].port0 + K + det, v) / cap;
     if (fired) {
         int32_t best = -1;
         uint32_t want = (a->delta_dmodk ? det : p->dst) % a->delta;
@@ -225,7 +225,7 @@ static void setup_adap(sim_t *s, cfg_t *c)
  * VC the queuing scheme gives p on that port). */
 static inline int32_t up_credits(const sim_t *s, uint32_t w, uint32_t K, uint32_t u, const packet_t *p)
 {
-    return s->credits[(s->sw[w].port0 + K + u) * s->nvc + hop_vc(s, w, K + u, p)];
+    return *credit(s, s->sw[w].port0 + K + u, hop_vc(s, w, K + u, p));
 }
 
 /* The up port with the most free credits among the candidates (the K/d filter

@@ -42,7 +42,7 @@ void deadlock_report(sim_t *s)
                 uint32_t g = c / s->nvc, w = s->port[g].dev;
                 uint32_t go = s->sw[w].port0 + out;
                 fprintf(stderr, "  switch %u port %u vc %u (%u pkts) waits for output %u vc %u (%d credits)\n",
-                        w, s->port[g].local, c % s->nvc, s->vq[c].npk, out, ovc, s->credits[go * s->nvc + ovc]);
+                        w, s->port[g].local, c % s->nvc, s->vq[c].npk, out, ovc, *credit(s, go, ovc));
                 c = s->port[go].peer * s->nvc + ovc;
             } while (c != b);
             free(seen);
@@ -229,15 +229,15 @@ int sim_check_invariants_of(sim_t *s, int drained, const evq_t *queues, uint32_t
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t g = b / s->nvc, peer = s->port[g].peer;
         uint32_t cap = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
-        if (s->credits[b] < 0 || s->credits[b] + expect[b] != (int64_t)cap) {
+        if (*credit_cv(s, b) < 0 || *credit_cv(s, b) + expect[b] != (int64_t)cap) {
             fprintf(stderr, "invariant: port %u vc %u: %d credits + %lld owed != capacity %u\n",
-                    g, b % s->nvc, s->credits[b], (long long)expect[b], cap);
+                    g, b % s->nvc, *credit_cv(s, b), (long long)expect[b], cap);
             bad = 1;
             break;
         }
-        if (drained && s->credits[b] != (int32_t)cap) {
+        if (drained && *credit_cv(s, b) != (int32_t)cap) {
             fprintf(stderr, "invariant: drained network but port %u vc %u has %d of %u credits\n",
-                    g, b % s->nvc, s->credits[b], cap);
+                    g, b % s->nvc, *credit_cv(s, b), cap);
             bad = 1;
             break;
         }

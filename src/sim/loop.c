@@ -119,8 +119,9 @@ static void dispatch(sim_t *s, const event_t *e)
     case EV_CREDIT: {
         /* Credits can only enable a transmission on their own output; if it
          * is busy, the end of that transmission will serve the device. */
-        s->credits[e->a] += (int32_t)e->b;
-        const port_t *o = &s->port[cv_port(s, e->a)];
+        uint32_t g = cv_port(s, e->a);
+        *credit(s, g, e->a - g * s->nvc) += (int32_t)e->b;
+        const port_t *o = &s->port[g];
         if (o->out_busy) break;
         if (o->dev & NIC_BIT) sim_touch_nic(s, o->dev & ~NIC_BIT);
         else if (s->flit_mode || (s->sw[o->dev].wanted >> o->local & 1)) sim_touch_switch(s, o->dev);
@@ -175,8 +176,9 @@ static inline void prefetch_service(const sim_t *s, uint32_t d, int step)
     }
     const sw_t *sw = &s->sw[d];
     if (step == 0) __builtin_prefetch(sw, 1);
-    else if (step == 1)
-        for (uint32_t o = 0; o < sw->nports; o += 8) __builtin_prefetch(&s->want[sw->port0 + o], 0);
+    else if (step == 1)   /* the idle outputs some head wants: their want masks, credits and arbiter pointers */
+        for (uint64_t m = sw->wanted & ~sw->out_busy; m; m &= m - 1)
+            __builtin_prefetch(&s->port[sw->port0 + (unsigned)__builtin_ctzll(m)], 1);
 }
 
 /* ---- time.ties = canonical ----
@@ -336,7 +338,11 @@ static inline void prefetch_event(const sim_t *s, const event_t *e, int late)
         }
         break;
     case EV_CREDIT:
-        if (!late) { __builtin_prefetch(&s->credits[e->a], 1); __builtin_prefetch(&s->port[cv_port(s, e->a)], 0); }
+        if (!late) {   /* the port's record (its credits too, unless there are more VCs than it holds) */
+            uint32_t g = cv_port(s, e->a);
+            __builtin_prefetch(&s->port[g], 1);
+            if (s->nvc > PORT_VCS) __builtin_prefetch(credit(s, g, e->a - g * s->nvc), 1);
+        }
         else {
             uint32_t dev = s->port[cv_port(s, e->a)].dev;
             if (!(dev & NIC_BIT)) __builtin_prefetch(&s->sw[dev], 0);

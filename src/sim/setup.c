@@ -104,15 +104,14 @@ static void setup_policies(sim_t *s, cfg_t *c)
     for (uint32_t n = 0; n < s->nnodes; n++)
         if (s->port[s->nic[n].port].peer == ICN_NIL) die("topology left node %u unconnected", n);
 
-    s->credits = xmalloc((size_t)s->nports * s->nvc * sizeof *s->credits);
+    if (s->nvc > PORT_VCS) s->credits = xmalloc((size_t)s->nports * s->nvc * sizeof *s->credits);
     s->vq = xaligned_calloc(64, (size_t)s->nports * s->nvc, sizeof *s->vq);
-    s->want = xcalloc(s->nports, sizeof *s->want);
     for (uint32_t g = 0; g < s->nports; g++) {
         /* unconnected ports (mesh boundaries) hold no credits */
         uint32_t peer = s->port[g].peer;
         uint32_t cap = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
         for (uint32_t v = 0; v < s->nvc; v++) {
-            s->credits[g * s->nvc + v] = (int32_t)cap;
+            *credit(s, g, v) = (int32_t)cap;
             s->vq[g * s->nvc + v].head = s->vq[g * s->nvc + v].tail = ICN_NIL;
         }
     }
@@ -354,7 +353,7 @@ void sim_free(sim_t *s)
     evq_free(&s->evq);
     for (size_t q = 0; s->srcqs && q < (size_t)s->nnodes * s->nsqs; q++) free(s->srcqs[q].m);
     free(s->srcqs);
-    free(s->want); free(s->voq); free(s->voq_mask); free(s->voq_std);
+    free(s->voq); free(s->voq_mask); free(s->voq_std);
     voqnet_free(s);
     free(s->port); free(s->sw); free(s->nic); free(s->credits); free(s->vq);
     free(s->pkt); free(s->ptime); free(s->parr); free(s->pext); free(s->proute); free(s->msg_left); free(s->msg_gen); free(s->pend);

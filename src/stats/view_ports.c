@@ -76,7 +76,7 @@ void views_xwait(sim_t *s, uint32_t go)
     struct vports *v = s->views->ports;
     if (!v) return;
     pctr_t *c = &v->p[go];
-    int waiting = s->want[go] != 0 && !s->port[go].out_busy;
+    int waiting = s->port[go].want != 0 && !s->port[go].out_busy;
     if (waiting == (c->since != SIMTIME_MAX)) return;
     if (waiting) {
         c->since = s->now;

@@ -17,7 +17,7 @@ void views_on_arrive(sim_t *s, uint32_t gi, uint32_t id);
 /* Data packet id is delivered, in time-series bin `bin`. */
 void views_on_deliver(sim_t *s, uint32_t id, uint32_t bin);
 void views_on_sample(sim_t *s, uint32_t k);
-/* Switch output go's wanted set (s->want) or busy flag changed: PortXmitWait. */
+/* Switch output go's wanted set (port_t.want) or busy flag changed: PortXmitWait. */
 void views_xwait(sim_t *s, uint32_t go);
 static inline void views_out_changed(sim_t *s, uint32_t go)
 {

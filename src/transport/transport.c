@@ -468,7 +468,7 @@ void transport_sync(sim_t *s, simtime_t until)
 
 static inline int room(const sim_t *s, const nic_t *c, uint32_t vc, uint32_t size)
 {
-    return s->credits[c->port * s->nvc + vc] >= (int32_t)occ_bytes(s, size);
+    return *credit(s, c->port, vc) >= (int32_t)occ_bytes(s, size);
 }
 
 /* Room on some VC for the smallest packet a message can have. */
