@@ -86,8 +86,12 @@ typedef struct sim {
     port_t *port;
     sw_t *sw;
     nic_t *nic;
-    int32_t *credits;        /* [port * nvc + vc] bytes free downstream, with more than PORT_VCS VCs
-                                (NULL otherwise: port_t.cr holds them); read them by credit() */
+    /* Bytes free downstream per output VC, read by credit(): port g's start
+     * cr_base + (g << cr_shift) bytes in, in its record (port_t.cr) with up to
+     * PORT_VCS VCs, else in `credits`, a power-of-two stride per port. */
+    int32_t *credits;        /* with more than PORT_VCS VCs (NULL otherwise) */
+    char *cr_base;
+    uint32_t cr_shift;
     vcq_t *vq;               /* [port * nvc + vc] */
     uint32_t vc_cap_sw, vc_cap_nic;   /* bytes per VC of a switch / NIC input buffer */
 
@@ -214,7 +218,7 @@ static inline uint32_t cv_port(const sim_t *s, uint32_t cv) { return s->nvc == 1
  * network has more VCs than it holds. */
 static inline int32_t *credit(const sim_t *s, uint32_t g, uint32_t vc)
 {
-    return s->nvc <= PORT_VCS ? &s->port[g].cr[vc] : &s->credits[(size_t)g * s->nvc + vc];
+    return (int32_t *)(s->cr_base + ((size_t)g << s->cr_shift)) + vc;
 }
 /* The same, by output VC cv (port * nvc + vc). */
 static inline int32_t *credit_cv(const sim_t *s, uint32_t cv)
