@@ -239,12 +239,12 @@ TEST(cc_congestion_state_has_hysteresis)
          * 4: the packet alone (an emptied queue) */
         uint32_t q = steps[i].queued == 0 ? cc->enter_bytes : steps[i].queued == 1 ? cc->enter_bytes - 1
                      : steps[i].queued == 2 ? cc->leave_bytes + mtu : steps[i].queued == 3 ? cc->leave_bytes + mtu - 1 : mtu;
-        cc->occ[b] = q | (cc->occ[b] & CC_CONGESTED);   /* the flag bit is the state's, not the count's */
+        *cc_occ_cv(&s, b) = q | (*cc_occ_cv(&s, b) & CC_CONGESTED);   /* the flag bit is the state's, not the count's */
         cc_on_forward(&s, go, id, 1);
         CHECK(cc->pvl[b].congested == steps[i].congested, "step %zu: %u bytes queued, congested %d, want %d", i, q,
               cc->pvl[b].congested, steps[i].congested);
-        CHECK(!!(cc->occ[b] & CC_CONGESTED) == cc->pvl[b].congested, "step %zu: the occupancy's flag disagrees", i);
-        CHECK((cc->occ[b] & ~CC_CONGESTED) == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
+        CHECK(!!(*cc_occ_cv(&s, b) & CC_CONGESTED) == cc->pvl[b].congested, "step %zu: the occupancy's flag disagrees", i);
+        CHECK((*cc_occ_cv(&s, b) & ~CC_CONGESTED) == q - mtu, "step %zu: the forwarded packet's bytes were not taken off", i);
     }
     pkt_release(&s, id);
     sim_free(&s);
@@ -722,11 +722,11 @@ TEST(cc_a_queue_that_empties_is_not_congested)
     memset(p, 0, sizeof *p);
     p->size = s.mtu;
     CHECK(cc->enter_bytes <= s.mtu, "threshold 15: enter at %u bytes, above a packet", cc->enter_bytes);
-    cc->occ[b] = 2 * s.mtu;
+    *cc_occ_cv(&s, b) = 2 * s.mtu;
     cc_on_forward(&s, go, id, 1);
     CHECK(cc->pvl[b].congested, "two packets queued above the threshold: not congested");
     cc_on_forward(&s, go, id, 1);
-    CHECK(!cc->pvl[b].congested && !(cc->occ[b] & CC_CONGESTED), "the emptied port VL is still congested");
+    CHECK(!cc->pvl[b].congested && !(*cc_occ_cv(&s, b) & CC_CONGESTED), "the emptied port VL is still congested");
     pkt_release(&s, id);
     sim_free(&s);
     cfg_free(&c);
@@ -773,7 +773,7 @@ static uint32_t forward_n(sim_t *s, uint32_t go, uint32_t id, uint32_t size, uin
         memset(p, 0, sizeof *p);
         p->size = size;
         p->kind = kind;
-        cc->occ[b] = (uint32_t)s->vc_cap_sw | CC_CONGESTED;   /* full and congested */
+        *cc_occ_cv(s, b) = (uint32_t)s->vc_cap_sw | CC_CONGESTED;   /* full and congested */
         cc->pvl[b].congested = 1;
         *credit_cv(s, b) = victim ? 0 : (int32_t)s->vc_cap_sw;
         cc_on_forward(s, go, id, waited);

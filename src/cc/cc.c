@@ -70,7 +70,7 @@ void cc_setup(sim_t *s, cfg_t *c)
         if (!strcmp(presets[i].name, pn)) p = &presets[i];
     if (!p) cfg_fail(c, K_CC_PRESET, "unknown preset (opa or simula-llnl)");
     /* the bytes queued for one output VL (at most every input's whole
-     * buffer) keep the top bit of cc->occ free for the congested flag */
+     * buffer) keep the top bit of its occupancy word free for the congested flag */
     uint32_t radix = 0;
     for (uint32_t w = 0; w < s->nswitches; w++)
         if (s->sw[w].nports > radix) radix = s->sw[w].nports;
@@ -79,7 +79,16 @@ void cc_setup(sim_t *s, cfg_t *c)
                  "buffer could exceed them", radix);
     cc_t *cc = s->cc = xcalloc(1, sizeof *cc);
     size_t nb = (size_t)s->nports * s->nvc;
-    cc->occ = xcalloc(nb, sizeof *cc->occ);
+    if (s->nvc <= PORT_CC_VCS) {   /* in the port records (zero since they were built) */
+        cc->occ_base = (char *)s->port[0].cc_occ;
+        cc->occ_shift = 6;
+    } else {
+        uint32_t stride = 1;
+        while (stride < s->nvc) stride *= 2;
+        cc->occ_shift = (uint32_t)__builtin_ctz(stride * sizeof *cc->occ);
+        cc->occ = xcalloc((size_t)s->nports << cc->occ_shift, 1);
+        cc->occ_base = (char *)cc->occ;
+    }
     cc->pvl = xcalloc(nb, sizeof *cc->pvl);
     cc->port_marks = xcalloc(s->nports, sizeof *cc->port_marks);
     cc->port_victim_fwd = xcalloc(s->nports, sizeof *cc->port_victim_fwd);
@@ -170,10 +179,10 @@ void cc_free(sim_t *s)
     s->cc = NULL;
 }
 
-static void leave_congested(cc_t *cc, uint32_t b, simtime_t now)
+static void leave_congested(cc_t *cc, uint32_t *occw, uint32_t b, simtime_t now)
 {
     cc_pvl_t *v = &cc->pvl[b];
-    cc->occ[b] &= ~CC_CONGESTED;
+    *occw &= ~CC_CONGESTED;
     v->congested = 0;
     v->cong_time += now - v->since;
 }
@@ -204,18 +213,19 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     cc_t *cc = s->cc;
     packet_t *p = &s->pkt[id];
     uint32_t b = go * s->nvc + p->out_vc, occ = occ_bytes(s, p->size);
-    uint32_t word = cc->occ[b], q = word & ~CC_CONGESTED;   /* queued for this port VL, this packet included */
-    cc->occ[b] = word - occ;
+    uint32_t *ow = cc_occ(s, go, p->out_vc);
+    uint32_t word = *ow, q = word & ~CC_CONGESTED;   /* queued for this port VL, this packet included */
+    *ow = word - occ;
     if (!cc->enter_bytes) return;
     if (!(word & CC_CONGESTED)) {   /* the common case reads no record beyond the dense occupancy */
         if (q < cc->enter_bytes) return;
-        cc->occ[b] |= CC_CONGESTED;
+        *ow |= CC_CONGESTED;
         cc->pvl[b].congested = 1;
         cc->pvl[b].since = s->now;
     }
     /* (a queue left congested holds at least leave_bytes, and only grows until its next departure) */
     mark(s, cc, go, b, p, occ, waited);
-    if (q - occ < cc->leave_bytes) leave_congested(cc, b, s->now);   /* an emptied queue is not congested */
+    if (q - occ < cc->leave_bytes) leave_congested(cc, ow, b, s->now);   /* an emptied queue is not congested */
 }
 
 cca_t *cc_state(sim_t *s, uint32_t f)

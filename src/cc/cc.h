@@ -55,8 +55,14 @@ typedef struct cc {
     uint32_t enter_bytes, leave_bytes;   /* congestion state thresholds (enter 0: never marks) */
     uint32_t marking_rate, min_size;
     int victim_marks;
-    uint32_t *occ;            /* [port * nvc + vc]: bytes queued in the switch for that output VL,
-                                 | CC_CONGESTED while its pvl record says congested */
+    /* Bytes queued in the switch for each output VL, | CC_CONGESTED while its
+     * pvl record says congested; read by cc_occ(): port g's start occ_base +
+     * (g << occ_shift) bytes in, in its record (port_t.cc_occ, the line its
+     * routed packets' want mask and credits are in) with up to PORT_CC_VCS
+     * VCs, else in `occ`, a power-of-two stride per port. */
+    uint32_t *occ;            /* with more than PORT_CC_VCS VCs (NULL otherwise) */
+    char *occ_base;
+    uint32_t occ_shift;
     cc_pvl_t *pvl;            /* [port * nvc + vc] */
     /* channel adapter side */
     int per_sl;
@@ -90,11 +96,20 @@ void cc_free(sim_t *s);
 
 /* Give the transport's sources this congestion control (after transport_setup). */
 void cc_attach(sim_t *s);
+/* The bytes queued for output g's VL vc, or for output VL b (port * nvc + vc). */
+static inline uint32_t *cc_occ(const sim_t *s, uint32_t g, uint32_t vc)
+{
+    return (uint32_t *)(s->cc->occ_base + ((size_t)g << s->cc->occ_shift)) + vc;
+}
+static inline uint32_t *cc_occ_cv(const sim_t *s, uint32_t b)
+{
+    uint32_t g = cv_port(s, b);
+    return cc_occ(s, g, b - g * s->nvc);
+}
 /* A packet queued at a switch has been routed to output go, VL vc. */
 static inline void cc_on_queued(sim_t *s, uint32_t go, uint8_t vc, uint32_t bytes)
 {
-    cc_t *cc = s->cc;
-    cc->occ[go * s->nvc + vc] += bytes;
+    *cc_occ(s, go, vc) += bytes;
 }
 /* The packet leaves through output go (before it takes its credits): update
  * the port VL's state and mark it if eligible. */

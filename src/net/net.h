@@ -100,7 +100,8 @@ typedef struct vcq {
  * so a request never touches packet memory. */
 typedef struct voq { uint32_t head, tail, hneed; } voq_t;
 
-enum { PORT_VCS = 4 };   /* VCs whose credits a port record holds */
+enum { PORT_VCS = 4 };      /* VCs whose credits a port record holds */
+enum { PORT_CC_VCS = 2 };   /* VCs whose IBA CC occupancy it holds */
 
 typedef struct port {
     uint32_t peer;        /* global id of the port at the other end of the link */
@@ -128,7 +129,8 @@ typedef struct port {
      * the credits it gets and the heads that route to it read one line. */
     uint64_t want;        /* switch output: inputs whose VC head wants it (bit per local port) */
     int32_t cr[PORT_VCS]; /* bytes free downstream per VC, with at most PORT_VCS VCs (else sim_t.credits) */
-    uint32_t pad2_[2];
+    uint32_t cc_occ[PORT_CC_VCS];   /* IBA CC: bytes queued in the switch for this output per VC, with at most
+                                       PORT_CC_VCS VCs (else cc_t.occ; read them by cc_occ()) */
 } port_t;
 _Static_assert(sizeof(port_t) == 64, "port_t is one cache line");
 

@@ -105,10 +105,10 @@ static int check_cc_occupancy(sim_t *s)
     }
     int bad = 0;
     for (size_t b = 0; b < nb && !bad; b++) {
-        uint32_t count = cc->occ[b] & ~CC_CONGESTED;
-        if (count != q.want[b] || !!(cc->occ[b] & CC_CONGESTED) != cc->pvl[b].congested) {
+        uint32_t word = *cc_occ_cv(s, (uint32_t)b), count = word & ~CC_CONGESTED;
+        if (count != q.want[b] || !!(word & CC_CONGESTED) != cc->pvl[b].congested) {
             fprintf(stderr, "invariant: CC: output port %zu vl %zu counts %u queued bytes (congested flag %d), buffers hold "
-                    "%llu for it (state %d)\n", b / s->nvc, b % s->nvc, count, !!(cc->occ[b] & CC_CONGESTED),
+                    "%llu for it (state %d)\n", b / s->nvc, b % s->nvc, count, !!(word & CC_CONGESTED),
                     (unsigned long long)q.want[b], cc->pvl[b].congested);
             bad = 1;
         }
