@@ -764,22 +764,31 @@ TEST(cc_per_sl_flows_take_turns)
  * Packet_Size x 64 bytes, control packets, packets already marked and
  * packets that did not wait are not eligible; a victim port (the next hop
  * has no room for another MTU packet) marks only with Victim_Mask all. */
-static uint32_t forward_n(sim_t *s, uint32_t go, uint32_t id, uint32_t size, uint8_t kind, int waited, int victim, uint32_t n)
+static uint32_t forward_vl(sim_t *s, uint32_t go, uint8_t vl, uint32_t id, uint32_t size, uint8_t kind, int waited, int victim,
+                           uint32_t n)
 {
     cc_t *cc = s->cc;
-    uint32_t b = go * s->nvc, marks = 0;
+    uint32_t b = go * s->nvc + vl, marks = 0;
     for (uint32_t i = 0; i < n; i++) {
         packet_t *p = &s->pkt[id];
         memset(p, 0, sizeof *p);
         p->size = size;
         p->kind = kind;
-        *cc_occ_cv(s, b) = (uint32_t)s->vc_cap_sw | CC_CONGESTED;   /* full and congested */
+        p->out_vc = vl;
+        for (uint32_t v = 0; v < s->nvc; v++) {   /* the port's other VLs in the opposite state */
+            *cc_occ(s, go, v) = v == vl ? (uint32_t)s->vc_cap_sw | CC_CONGESTED : 0;   /* full and congested */
+            *credit(s, go, v) = (v == vl) == !!victim ? 0 : (int32_t)s->vc_cap_sw;
+        }
         cc->pvl[b].congested = 1;
-        *credit_cv(s, b) = victim ? 0 : (int32_t)s->vc_cap_sw;
         cc_on_forward(s, go, id, waited);
         marks += !!(p->flags & PKT_FECN);
     }
     return marks;
+}
+
+static uint32_t forward_n(sim_t *s, uint32_t go, uint32_t id, uint32_t size, uint8_t kind, int waited, int victim, uint32_t n)
+{
+    return forward_vl(s, go, 0, id, size, kind, waited, victim, n);
 }
 
 TEST(cc_marking_follows_rate_size_and_victim_rules)
@@ -796,6 +805,27 @@ TEST(cc_marking_follows_rate_size_and_victim_rules)
     CHECK(forward_n(&s, go, id, mtu, PK_DATA, 1, 1, 40) == 0, "a victim port marked with Victim_Mask none");
     s.cc->victim_marks = 1;
     CHECK(forward_n(&s, go, id, mtu, PK_DATA, 1, 1, 40) == 10, "a victim port did not mark with Victim_Mask all");
+    pkt_release(&s, id);
+    sim_free(&s);
+    cfg_free(&c);
+}
+
+/* With several VLs a port VL's marking reads its own queued bytes and its
+ * own credits (root or victim), whatever the port's other VLs hold: with
+ * three VLs the queued bytes are in their own array, the credits in the
+ * port's record. */
+TEST(cc_marking_reads_the_state_of_its_own_vl)
+{
+    sim_t s;
+    cfg_t c;
+    tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "queuing.scheme=dbbm", "switch.vcs=3", "cc.marking_rate=0", "cc.victim_mask=none", NULL });
+    uint32_t go = s.sw[0].port0 + 7, id = pkt_alloc(&s), mtu = s.mtu;
+    CHECK(s.nvc == 3 && s.cc->occ, "%u VLs, queued bytes %s", s.nvc, s.cc->occ ? "apart" : "in the port records");
+    for (uint8_t vl = 0; vl < 3; vl++) {
+        CHECK(forward_vl(&s, go, vl, id, mtu, PK_DATA, 1, 0, 4) == 4, "VL %u, a root, did not mark every packet", vl);
+        CHECK(forward_vl(&s, go, vl, id, mtu, PK_DATA, 1, 1, 4) == 0, "VL %u, a victim, marked with Victim_Mask none", vl);
+        CHECK(s.cc->pvl[go * s.nvc + vl].congested, "VL %u left the congested state with its queue full", vl);
+    }
     pkt_release(&s, id);
     sim_free(&s);
     cfg_free(&c);
