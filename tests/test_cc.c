@@ -1100,6 +1100,21 @@ TEST(cc_only_heads_that_requested_lose_an_arbitration)
     cfg_free(&c);
 }
 
+/* The flow NIC sends a flow's packet on its VC only when that VC has room
+ * downstream: with 2 VCs (DBBM) under a saturating hot-spot, the credits of
+ * one VC must not let the other's flows go (the switch input would overflow,
+ * an internal error); the run passes its invariant checks. */
+TEST(transport_injects_on_a_vc_by_its_own_credits)
+{
+    char dir[128] = "", cmd[1024], out[4096];
+    test_tmpdir(dir, sizeof dir, "tpvc");
+    snprintf(cmd, sizeof cmd, "%s run -q -s output.plots=no -s topology.k=4 -s topology.stages=2 -s nic.queues=flows "
+             "-s queuing.scheme=dbbm -s switch.vcs=2 -s traffic.scenario=hs10-1 -s load=1 -s time.warmup=20us "
+             "-s time.measure=40us -s check.invariants=true -o %s/r 2>&1", icnsim_bin(), dir);
+    int rc = run_cmd(cmd, out, sizeof out);
+    CHECK(rc == 0, "status %d: %s", rc, out);
+}
+
 /* cc-timeseries.csv's bins end where timeseries.csv's do, the last one cut
  * at the end of the series. */
 TEST(cc_timeseries_ends_with_the_time_series)
