@@ -79,16 +79,8 @@ void cc_setup(sim_t *s, cfg_t *c)
                  "buffer could exceed them", radix);
     cc_t *cc = s->cc = xcalloc(1, sizeof *cc);
     size_t nb = (size_t)s->nports * s->nvc;
-    if (s->nvc <= PORT_CC_VCS) {   /* in the port records (zero since they were built) */
-        cc->occ_base = (char *)s->port[0].cc_occ;
-        cc->occ_shift = 6;
-    } else {
-        uint32_t stride = 1;
-        while (stride < s->nvc) stride *= 2;
-        cc->occ_shift = (uint32_t)__builtin_ctz(stride * sizeof *cc->occ);
-        cc->occ = xcalloc((size_t)s->nports << cc->occ_shift, 1);
-        cc->occ_base = (char *)cc->occ;
-    }
+    /* (in the port records, zero since they were built, with few VCs) */
+    cc->occ = port_vc_words(s, offsetof(port_t, cc_occ), PORT_CC_VCS, &cc->occ_base, &cc->occ_shift);
     cc->pvl = xcalloc(nb, sizeof *cc->pvl);
     cc->port_marks = xcalloc(s->nports, sizeof *cc->port_marks);
     cc->port_victim_fwd = xcalloc(s->nports, sizeof *cc->port_victim_fwd);
@@ -217,7 +209,7 @@ void cc_on_forward(sim_t *s, uint32_t go, uint32_t id, int waited)
     uint32_t word = *ow, q = word & ~CC_CONGESTED;   /* queued for this port VL, this packet included */
     *ow = word - occ;
     if (!cc->enter_bytes) return;
-    if (!(word & CC_CONGESTED)) {   /* the common case reads no record beyond the dense occupancy */
+    if (!(word & CC_CONGESTED)) {   /* the common case reads nothing beyond the occupancy word */
         if (q < cc->enter_bytes) return;
         *ow |= CC_CONGESTED;
         cc->pvl[b].congested = 1;

@@ -4,6 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- per-(port, VC) words: in the port's line, or a strided array ---- */
+
+_Static_assert((sizeof(port_t) & (sizeof(port_t) - 1)) == 0, "port records step by a shift");
+
+void *port_vc_words(sim_t *s, size_t offset, uint32_t in_record, char **base, uint32_t *shift)
+{
+    if (s->nvc <= in_record) {
+        *base = (char *)s->port + offset;
+        *shift = (uint32_t)__builtin_ctz(sizeof(port_t));
+        return NULL;
+    }
+    uint32_t stride = 1;   /* words per port: a power of two, so no multiplication */
+    while (stride < s->nvc) stride *= 2;
+    *shift = (uint32_t)__builtin_ctz(stride * (uint32_t)sizeof(uint32_t));
+    void *a = xcalloc((size_t)s->nports << *shift, 1);
+    *base = a;
+    return a;
+}
+
 /* ---- packet pool ---- */
 
 uint32_t pkt_alloc(sim_t *s)

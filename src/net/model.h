@@ -296,6 +296,11 @@ static inline void sim_touch_nic(sim_t *s, uint32_t n)
 /* Network construction helpers for topologies. */
 void net_alloc(sim_t *s, uint32_t nswitches, const uint16_t *ports_per_switch, uint32_t nnodes);
 void net_link(sim_t *s, uint32_t gport_a, uint32_t gport_b);
+/* Where a 32-bit word per (port, VC) lives, for access as base + (port <<
+ * shift) + VC words: in the port records at byte `offset`, when the network
+ * has at most `in_record` VCs (returns NULL), else in a new zeroed array with
+ * a power-of-two stride per port (returned, for the caller to free). */
+void *port_vc_words(sim_t *s, size_t offset, uint32_t in_record, char **base, uint32_t *shift);
 static inline uint32_t sw_port(const sim_t *s, uint32_t w, uint32_t p) { return s->sw[w].port0 + p; }
 
 /* Packet pool. */

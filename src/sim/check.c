@@ -229,15 +229,16 @@ int sim_check_invariants_of(sim_t *s, int drained, const evq_t *queues, uint32_t
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t g = b / s->nvc, peer = s->port[g].peer;
         uint32_t cap = peer == ICN_NIL ? 0 : (s->port[peer].dev & NIC_BIT) ? s->vc_cap_nic : s->vc_cap_sw;
-        if (*credit_cv(s, b) < 0 || *credit_cv(s, b) + expect[b] != (int64_t)cap) {
+        int32_t cr = *credit_cv(s, b);
+        if (cr < 0 || cr + expect[b] != (int64_t)cap) {
             fprintf(stderr, "invariant: port %u vc %u: %d credits + %lld owed != capacity %u\n",
-                    g, b % s->nvc, *credit_cv(s, b), (long long)expect[b], cap);
+                    g, b % s->nvc, cr, (long long)expect[b], cap);
             bad = 1;
             break;
         }
-        if (drained && *credit_cv(s, b) != (int32_t)cap) {
+        if (drained && cr != (int32_t)cap) {
             fprintf(stderr, "invariant: drained network but port %u vc %u has %d of %u credits\n",
-                    g, b % s->nvc, *credit_cv(s, b), cap);
+                    g, b % s->nvc, cr, cap);
             bad = 1;
             break;
         }

@@ -104,17 +104,7 @@ static void setup_policies(sim_t *s, cfg_t *c)
     for (uint32_t n = 0; n < s->nnodes; n++)
         if (s->port[s->nic[n].port].peer == ICN_NIL) die("topology left node %u unconnected", n);
 
-    _Static_assert(sizeof(port_t) == 64, "credit() steps from port to port by a shift of 6");
-    if (s->nvc <= PORT_VCS) {
-        s->cr_base = (char *)s->port[0].cr;
-        s->cr_shift = 6;
-    } else {   /* a power-of-two stride: credit() needs no multiplication */
-        uint32_t stride = 1;
-        while (stride < s->nvc) stride *= 2;
-        s->cr_shift = (uint32_t)__builtin_ctz(stride * sizeof *s->credits);
-        s->credits = xmalloc(((size_t)s->nports << s->cr_shift));
-        s->cr_base = (char *)s->credits;
-    }
+    s->credits = port_vc_words(s, offsetof(port_t, cr), PORT_VCS, &s->cr_base, &s->cr_shift);
     s->vq = xaligned_calloc(64, (size_t)s->nports * s->nvc, sizeof *s->vq);
     for (uint32_t g = 0; g < s->nports; g++) {
         /* unconnected ports (mesh boundaries) hold no credits */
