@@ -121,8 +121,8 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
     if (tn->free != ICN_NIL) {
         f = tn->free;
         tn->free = flow_at(t, f)->next;
-        keep = flow_at(t, f)->m;
         cap = flow_at(t, f)->cap;
+        if (cap) keep = flow_at(t, f)->m;
     } else {   /* records past nflow_used are never read: no need to clear them */
         if (t->nflow_used == t->nflow_cap) {
             if (t->nflow_cap > UINT32_MAX - FLOW_CHUNK) die("flow pool exhausted");
@@ -130,19 +130,19 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
                 t->chunk_cap = t->chunk_cap ? 2 * t->chunk_cap : 16;
                 t->chunk = xrealloc(t->chunk, t->chunk_cap * sizeof *t->chunk);
             }
-            t->chunk[t->nchunks++] = xmalloc(FLOW_CHUNK * sizeof **t->chunk);
+            size_t huge = (size_t)2 << 20, bytes = (FLOW_CHUNK * sizeof **t->chunk + huge - 1) & ~(huge - 1);
+            t->chunk[t->nchunks++] = xaligned_alloc(huge, bytes);
             t->nflow_cap += FLOW_CHUNK;
         }
         f = t->nflow_used++;
     }
     flow_t *fl = flow_at(t, f);
     memset(fl, 0, sizeof *fl);
-    fl->m = keep;
+    if (cap) fl->m = keep;
     fl->cap = cap;
     fl->node = n;
     fl->dst = dst;
     fl->born = s->now;
-    fl->next = ICN_NIL;
     fl->vc = s->queuing->vc(s, n, dst);
     fl->cc.ccti = t->rest_ccti;
     if (2 * (tn->nflows + 1) > tn->htcap) ht_grow(tn);
@@ -242,8 +242,9 @@ static void msg_push(transport_t *t, uint32_t f, srcmsg_t msg)
                 t->ringed = xrealloc(t->ringed, t->ringed_cap * sizeof *t->ringed);
             }
             t->ringed[t->nringed++] = f;
+            srcmsg_t first = fl->one;   /* (m takes one's bytes) */
             fl->m = xmalloc(4 * sizeof *fl->m);
-            fl->m[0] = fl->one;
+            fl->m[0] = first;
             fl->head = 0;
             fl->cap = 4;
         } else if (fl->n == fl->cap) fl->m = ring_grow(fl->m, &fl->head, &fl->cap, sizeof *fl->m);
