@@ -831,6 +831,45 @@ TEST(cc_marking_reads_the_state_of_its_own_vl)
     cfg_free(&c);
 }
 
+/* views.cc labels each congested output VL root or victim by that VL's own
+ * credits downstream. One output's VLs all congested, the odd ones with no
+ * credits left: with 2 VLs (credits in the port records) and 3 (CC's
+ * queued bytes apart), each row's state must follow its own VL. */
+TEST(cc_view_labels_each_vl_by_its_own_credits)
+{
+    for (int nvc = 2; nvc <= 3; nvc++) {
+        sim_t s;
+        cfg_t c;
+        char vcs[32], dir[128] = "", tag[32], state[16];
+        snprintf(vcs, sizeof vcs, "switch.vcs=%d", nvc);
+        snprintf(tag, sizeof tag, "ccviewvl%d", nvc);
+        test_tmpdir(dir, sizeof dir, tag);
+        tsim_setup(&s, &c, one_switch, (const char *[]){ "cc.mode=iba", "queuing.scheme=dbbm", vcs, "views.cc=yes", NULL });
+        uint32_t go = s.sw[0].port0 + 7;
+        for (uint32_t vl = 0; vl < s.nvc; vl++) {
+            s.cc->pvl[go * s.nvc + vl].congested = 1;
+            if (vl & 1) *credit(&s, go, vl) = 0;
+        }
+        s.now = s.st.interval;
+        cc_view_sample(&s, 1);
+        cc_view_write(&s, dir, "test", 0);
+        FILE *f = open_csv(dir, "cc-port-state.csv");
+        unsigned sw, port, vl, seen = 0;
+        double t, x;
+        while (f && fscanf(f, "%lf,%u,%u,%u,%lf,%15[a-z]\n", &t, &sw, &port, &vl, &x, state) == 6) {
+            const char *want = vl & 1 ? "victim" : "root";
+            CHECK(sw == 0 && port == 7 && vl < s.nvc, "a row for switch %u port %u VL %u, congested nowhere", sw, port, vl);
+            CHECK(!strcmp(state, want), "%d VLs: VL %u is %s, want %s (its own credits: %d)", nvc, vl, state, want,
+                  vl < s.nvc ? *credit(&s, go, vl) : -1);
+            seen |= 1u << vl;
+        }
+        if (f) fclose(f);
+        CHECK(seen == (1u << s.nvc) - 1, "%d VLs: rows for VLs %#x", nvc, seen);
+        sim_free(&s);
+        cfg_free(&c);
+    }
+}
+
 /* The source's side in units: the opa preset's timer is 10 x 1.024 us, a
  * CNP is 26 bytes, and the next packet of a flow at index i may start IRD =
  * CCT[i] after the end of the last one. */
