@@ -255,10 +255,10 @@ static void *worker_main(void *arg)
     worker_t *w = arg;
     struct parts *P = w->P;
     for (;;) {
-        pthread_barrier_wait(&P->start);
+        barrier_wait(&P->start);
         if (P->stop) return NULL;
         run_parts(P, w->k);
-        pthread_barrier_wait(&P->done);
+        barrier_wait(&P->done);
     }
 }
 
@@ -382,8 +382,8 @@ static void contexts_end(sim_t *s, struct parts *P)
 void parts_threads_start(sim_t *s, struct parts *P)
 {
     contexts_begin(s, P);
-    pthread_barrier_init(&P->start, NULL, P->threads);
-    pthread_barrier_init(&P->done, NULL, P->threads);
+    barrier_init(&P->start, P->threads);
+    barrier_init(&P->done, P->threads);
     P->stop = 0;
     P->tid = xcalloc(P->threads, sizeof *P->tid);
     P->workers = xcalloc(P->threads, sizeof *P->workers);
@@ -397,10 +397,8 @@ void parts_threads_start(sim_t *s, struct parts *P)
 void parts_threads_stop(sim_t *s, struct parts *P)
 {
     P->stop = 1;
-    pthread_barrier_wait(&P->start);
+    barrier_wait(&P->start);
     for (uint32_t k = 1; k < P->threads; k++) pthread_join(P->tid[k], NULL);
-    pthread_barrier_destroy(&P->start);
-    pthread_barrier_destroy(&P->done);
     free(P->tid); free(P->workers); free(P->queues);
     P->tid = NULL; P->workers = NULL; P->queues = NULL;
     contexts_end(s, P);
@@ -419,9 +417,9 @@ simtime_t parts_threads_next(const struct parts *P)
 int parts_threads_window(sim_t *s, struct parts *P)
 {
     top_up(s, P);
-    pthread_barrier_wait(&P->start);
+    barrier_wait(&P->start);
     run_own_parts(P);
-    pthread_barrier_wait(&P->done);
+    barrier_wait(&P->done);
     int rc = EXIT_OK;
     for (uint32_t p = P->lo; p < P->hi && rc == EXIT_OK; p++) rc = P->rc[p];
     return rc;

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "../core/comm.h"
 #include "../core/bytebuf.h"
+#include "../core/barrier.h"
 #include <pthread.h>
 
 typedef struct outbox { event_t *e; uint32_t n, cap; } outbox_t;
@@ -29,7 +30,7 @@ struct parts {
     int *rc;                  /* [n]: each part's status in the last window */
     uint32_t base_live;       /* the run's packets in flight when the contexts were made */
     int msgs;                 /* messages of several packets: their records are per part too */
-    pthread_barrier_t start, done;
+    barrier_t start, done;    /* every window's start and end, on the threads (spinning: core/barrier.h) */
     int stop;
     pthread_t *tid;           /* [threads]: the workers (0: the main thread) */
     worker_t *workers;
