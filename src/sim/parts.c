@@ -56,8 +56,8 @@ static inline uint32_t dev_part(const sim_t *s, const struct parts *P, uint32_t 
 uint32_t parts_owner(const sim_t *s, const struct parts *P, unsigned type, uint32_t a, uint32_t b)
 {
     switch (type) {
-    case EV_ARRIVE: case EV_XDONE: return dev_part(s, P, s->port[a].dev);
-    case EV_CREDIT: return dev_part(s, P, s->port[a / s->nvc].dev);
+    case EV_ARRIVE: case EV_XDONE: return P->port_part[a];
+    case EV_CREDIT: return P->port_part[a / s->nvc];
     case EV_DELIVER: return P->part_of[s->nswitches + b];
     case EV_NIC_WAKE: return P->part_of[s->nswitches + a];
     case EV_SAMPLE: case EV_STOP: return P->n;
@@ -107,6 +107,8 @@ void parts_setup(sim_t *s, uint32_t n, uint32_t threads)
     P->n = P->cur = n;
     P->threads = threads > 1 ? threads : 1;
     P->part_of = net_partition(s, n);
+    P->port_part = xmalloc((size_t)s->nports * sizeof *P->port_part);
+    for (uint32_t g = 0; g < s->nports; g++) P->port_part[g] = dev_part(s, P, s->port[g].dev);
     P->q = xcalloc((size_t)n + 1, sizeof *P->q);
     for (uint32_t p = 0; p < n; p++) evq_init(&P->q[p]);
     P->out = xcalloc((size_t)n * n, sizeof *P->out);
@@ -141,6 +143,7 @@ void parts_free(sim_t *s)
     free(P->q);
     free(P->out);
     free(P->part_of);
+    free(P->port_part);
     ranks_free(P);
     free(P);
     s->parts = NULL;

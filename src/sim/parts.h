@@ -17,6 +17,7 @@ struct parts {
     uint32_t lo, hi;          /* this process's parts: [lo, hi) (all of them but over MPI ranks) */
     uint32_t cur;             /* the part whose queue is in s->evq; n: the run's own (samples) */
     uint32_t *part_of;        /* [switch], then [nswitches + node] */
+    uint32_t *port_part;      /* [port]: the part of its device (an event's owner, without reading the port) */
     evq_t *q;                 /* [n + 1]: each part's queue, then the run's own while a part runs */
     outbox_t *out;            /* [from * n + to]: events from one part to another in this window */
     simtime_t window, limit;  /* the lookahead; the current window's end */
