@@ -16,16 +16,20 @@
  * page mapping changes, never contents, so results are unaffected. */
 enum { HUGE_PAGE = 2u << 20, HUGE_MIN = 4u << 20 };
 
-static void mem_hugepages(void *p, size_t n)
+static void advise_huge(void *p, size_t n)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (n < HUGE_MIN) return;
     uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
     uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
     if (b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);   /* advice only: failure is harmless */
 #else
     (void)p; (void)n;
 #endif
+}
+
+static void mem_hugepages(void *p, size_t n)
+{
+    if (n >= HUGE_MIN) advise_huge(p, n);
 }
 
 void *xmalloc(size_t n)
@@ -49,6 +53,15 @@ void *xaligned_alloc(size_t align, size_t n)
     void *p = aligned_alloc(align, n);
     if (!p) die("out of memory (%zu bytes aligned to %zu)", n, align);
     mem_hugepages(p, n);
+    return p;
+}
+
+void *xhuge_alloc(size_t n)
+{
+    size_t b = n ? (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1) : HUGE_PAGE;
+    void *p = aligned_alloc(HUGE_PAGE, b);
+    if (!p) die("out of memory (%zu bytes in huge pages)", b);
+    advise_huge(p, b);
     return p;
 }
 

@@ -18,6 +18,10 @@ void *xaligned_alloc(size_t align, size_t n);
 /* n zeroed elements of sz bytes at an align-aligned address (align a power
  * of two): arrays of records sized to fractions of a cache line. */
 void *xaligned_calloc(size_t align, size_t n, size_t sz);
+/* At least n bytes, in whole huge pages at a huge-page boundary, with
+ * transparent huge pages asked for whatever the size: a pool whose records
+ * are taken in order is then faulted in 2 MB at a time. */
+void *xhuge_alloc(size_t n);
 
 /* A full ring buffer of `elem`-byte entries (cap of them, the first at
  * *head) doubled (4 if empty), unrolled so the first entry is at 0. */

@@ -122,7 +122,7 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
         f = tn->free;
         tn->free = flow_at(t, f)->next;
         cap = flow_at(t, f)->cap;
-        if (cap) keep = flow_at(t, f)->m;
+        keep = cap ? flow_at(t, f)->m : NULL;   /* (while cap = 0 those bytes are the message) */
     } else {   /* records past nflow_used are never read: no need to clear them */
         if (t->nflow_used == t->nflow_cap) {
             if (t->nflow_cap > UINT32_MAX - FLOW_CHUNK) die("flow pool exhausted");
@@ -130,15 +130,14 @@ uint32_t flow_get(sim_t *s, uint32_t n, uint32_t dst)
                 t->chunk_cap = t->chunk_cap ? 2 * t->chunk_cap : 16;
                 t->chunk = xrealloc(t->chunk, t->chunk_cap * sizeof *t->chunk);
             }
-            size_t huge = (size_t)2 << 20, bytes = (FLOW_CHUNK * sizeof **t->chunk + huge - 1) & ~(huge - 1);
-            t->chunk[t->nchunks++] = xaligned_alloc(huge, bytes);
+            t->chunk[t->nchunks++] = xhuge_alloc(FLOW_CHUNK * sizeof **t->chunk);
             t->nflow_cap += FLOW_CHUNK;
         }
         f = t->nflow_used++;
     }
     flow_t *fl = flow_at(t, f);
     memset(fl, 0, sizeof *fl);
-    if (cap) fl->m = keep;
+    fl->m = keep;
     fl->cap = cap;
     fl->node = n;
     fl->dst = dst;
